@@ -1,0 +1,98 @@
+/**
+ * Every error a user can see, as `Schema.TaggedError` classes. Each carries what went wrong, where
+ * (file, server, tool) and what to do next, and maps to one exit code of CLI.md.
+ */
+import * as Schema from "effect/Schema"
+
+/** A settings file or flag is wrong: names the file, the JSON path and the fix. Exit 2. */
+export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
+  message: Schema.String,
+  file: Schema.optional(Schema.String),
+  path: Schema.optional(Schema.String)
+}) {}
+
+/** The command line itself is wrong (unknown tool, bad `--args`, missing argument). Exit 2. */
+export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
+  message: Schema.String
+}) {}
+
+/** A call was refused by a rule, or asked without a way to answer. Exit 3. */
+export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("PermissionDenied", {
+  message: Schema.String,
+  tool: Schema.String,
+  /** The rule that decided (deny) or the rule to add (ask without a terminal). */
+  rule: Schema.String,
+  behavior: Schema.Literal("deny", "ask")
+}) {}
+
+/** Server states other than connected, as the pool reports them. */
+export const UnavailableStatus = Schema.Literal("failed", "needs-auth", "pending", "disabled")
+export type UnavailableStatus = typeof UnavailableStatus.Type
+
+/** A server could not be used: failed to start or connect, needs auth, timed out, disabled. Exit 4. */
+export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("ServerUnavailable", {
+  message: Schema.String,
+  server: Schema.String,
+  status: UnavailableStatus
+}) {}
+
+/** A transport-level failure talking to a connected server (connection lost, reset, bad frame). Exit 4. */
+export class TransportFailure extends Schema.TaggedError<TransportFailure>()("TransportFailure", {
+  message: Schema.String,
+  server: Schema.String,
+  /** Node error code (ECONNRESET, EPIPE, …) or HTTP status, when known. */
+  code: Schema.optional(Schema.String),
+  /** True when a request was in flight and may have run on the server. */
+  mayHaveRun: Schema.optional(Schema.Boolean)
+}) {}
+
+/** A Streamable HTTP session expired (404 with JSON-RPC -32001): re-initialize and retry once. */
+export class SessionExpired extends Schema.TaggedError<SessionExpired>()("SessionExpired", {
+  message: Schema.String,
+  server: Schema.String
+}) {}
+
+/** The server answered a request with a JSON-RPC error. Exit 4 for protocol errors. */
+export class McpRequestError extends Schema.TaggedError<McpRequestError>()("McpRequestError", {
+  message: Schema.String,
+  server: Schema.String,
+  method: Schema.String,
+  code: Schema.Number
+}) {}
+
+/** A tool call ran past its timeout; the request was cancelled. Exit 5. */
+export class ToolTimeout extends Schema.TaggedError<ToolTimeout>()("ToolTimeout", {
+  message: Schema.String,
+  server: Schema.String,
+  tool: Schema.String,
+  timeoutMs: Schema.Number
+}) {}
+
+/** Any error of this module. */
+export type McpctlError =
+  | ConfigError
+  | UsageError
+  | PermissionDenied
+  | ServerUnavailable
+  | TransportFailure
+  | SessionExpired
+  | McpRequestError
+  | ToolTimeout
+
+/** The exit code CLI.md promises for each error. */
+export const exitCodeOf = (error: McpctlError): number => {
+  switch (error._tag) {
+    case "ConfigError":
+    case "UsageError":
+      return 2
+    case "PermissionDenied":
+      return 3
+    case "ServerUnavailable":
+    case "TransportFailure":
+    case "SessionExpired":
+    case "McpRequestError":
+      return 4
+    case "ToolTimeout":
+      return 5
+  }
+}

@@ -1,0 +1,36 @@
+import { defineWorkspace } from "vitest/config"
+
+// Every package and app is its own test project; integration tests spawn real servers,
+// so each project keeps generous timeouts and runs files in forked processes.
+export default defineWorkspace([
+  {
+    test: {
+      name: "core",
+      root: "./packages/core",
+      include: ["test/**/*.test.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: "forks"
+    }
+  },
+  {
+    test: {
+      name: "testing",
+      root: "./packages/testing",
+      include: ["test/**/*.test.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: "forks"
+    }
+  },
+  {
+    test: {
+      name: "cli",
+      root: "./apps/cli",
+      include: ["test/**/*.test.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      pool: "forks"
+    }
+  }
+])
