@@ -1,0 +1,81 @@
+/**
+ * SDK failures → the typed errors of Errors.ts. The SDK throws plain `Error`s, `McpError`s and
+ * transport-specific classes; callers of the pool only ever see these few tagged errors.
+ */
+import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import type { ResolvedServer } from "./Config.js"
+import { McpRequestError, ServerUnavailable, SessionExpired, TransportFailure } from "./Errors.js"
+import { isAuthError, isSessionExpired, isTerminalTransportError, shouldFallBackToSse } from "./RemoteTransport.js"
+
+/** What a request on a connected server can fail with. */
+export type RequestError = TransportFailure | McpRequestError | SessionExpired
+
+/** The SDK's code for "the connection closed while the request was pending". */
+const CONNECTION_CLOSED = -32000
+
+const messageOf = (cause: unknown): string =>
+  cause instanceof Error ? cause.message : typeof cause === "string" ? cause : JSON.stringify(cause)
+
+const codeOf = (cause: unknown): string | undefined => {
+  const seen = new Set<unknown>()
+  let current: unknown = cause
+  while (current && typeof current === "object" && !seen.has(current)) {
+    seen.add(current)
+    const code = (current as { code?: unknown }).code
+    if (typeof code === "string") return code
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/**
+ * A failed `initialize`: needs-auth on 401, otherwise failed with the server's own last words
+ * (stderr tail). `fallback` says whether `auto` may try the next transport kind.
+ */
+export const classifyConnectError = (
+  server: ResolvedServer,
+  failure: { readonly cause: unknown; readonly diagnostics: string | undefined }
+): { readonly error: ServerUnavailable; readonly fallback: boolean } => {
+  const { cause, diagnostics } = failure
+  if (isAuthError(cause)) {
+    return {
+      fallback: false,
+      error: new ServerUnavailable({
+        server: server.name,
+        status: "needs-auth",
+        message: `Server "${server.name}" needs authorization. Run \`mcpctl auth ${server.name}\` to sign in.`
+      })
+    }
+  }
+  const tail = diagnostics ? `\n--- last output of the server ---\n${diagnostics.trimEnd()}` : ""
+  const where = "url" in server.config ? server.config.url : server.config.command
+  return {
+    fallback: shouldFallBackToSse(cause),
+    error: new ServerUnavailable({
+      server: server.name,
+      status: "failed",
+      message: `Server "${server.name}" (${where}) failed to connect: ${messageOf(cause)}${tail}`
+    })
+  }
+}
+
+/** A failed request on a live connection. */
+export const classifyRequestError = (server: string, method: string, cause: unknown): RequestError => {
+  if (isSessionExpired(cause)) {
+    return new SessionExpired({ server, message: `The session with server "${server}" expired.` })
+  }
+  if (cause instanceof McpError && cause.code !== CONNECTION_CLOSED) {
+    return new McpRequestError({ server, method, code: cause.code, message: `${server}: ${cause.message}` })
+  }
+  const closed = cause instanceof McpError && cause.code === CONNECTION_CLOSED
+  const code = codeOf(cause)
+  if (closed || isTerminalTransportError(cause) || code !== undefined) {
+    return new TransportFailure({
+      server,
+      code: closed ? "CONNECTION_CLOSED" : code,
+      mayHaveRun: method === "tools/call",
+      message: `Lost the connection to server "${server}" during ${method}: ${messageOf(cause)}`
+    })
+  }
+  return new McpRequestError({ server, method, code: -1, message: `${server}: ${messageOf(cause)}` })
+}

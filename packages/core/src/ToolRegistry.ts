@@ -1,0 +1,265 @@
+/**
+ * The catalogue: every connected server's tools as `McpTool`s named `mcp__<server>__<tool>`, and
+ * the one call path (resolve → permission → `tools/call` with its timeout).
+ */
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { McpConfig } from "./Config.js"
+import { type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
+import { type ConfigError, type PermissionDenied, type ServerUnavailable, ToolTimeout, UsageError } from "./Errors.js"
+import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
+import { Permission } from "./Permission.js"
+
+/** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
+export interface McpTool {
+  /** `mcp__<server>__<tool>`, at most 64 characters. */
+  readonly name: string
+  readonly server: string
+  /** The tool's name as the server knows it (what `tools/call` sends). */
+  readonly tool: string
+  /** Display name: `title`, else `annotations.title`, else the tool name. */
+  readonly title: string
+  readonly description: string
+  /** `readOnlyHint`: safe to run without side effects, and so concurrency-safe. */
+  readonly readOnly: boolean
+  readonly destructive: boolean
+  readonly openWorld: boolean
+  readonly idempotent: boolean
+  readonly concurrencySafe: boolean
+  readonly inputSchema: Tool["inputSchema"]
+  readonly outputSchema: Tool["outputSchema"] | undefined
+}
+
+/** A server whose tools could not be listed, as `tools --json` reports it. */
+export interface ListError {
+  readonly server: string
+  readonly status: string
+  readonly message: string
+}
+
+/** Wraps a server's tool definition as an `McpTool` (pure). */
+export const toMcpTool = (server: string, tool: Tool): McpTool => {
+  const a = tool.annotations ?? {}
+  const readOnly = a.readOnlyHint === true
+  return {
+    name: buildToolName(server, tool.name),
+    server,
+    tool: tool.name,
+    title: tool.title ?? a.title ?? tool.name,
+    description: truncateDescription(tool.description ?? ""),
+    readOnly,
+    // The spec's default for destructiveHint is true only when not read-only; we report what
+    // the server says and treat a missing hint as "not known to be destructive".
+    destructive: a.destructiveHint === true,
+    openWorld: a.openWorldHint === true,
+    idempotent: a.idempotentHint === true,
+    concurrencySafe: readOnly,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema
+  }
+}
+
+/** Host built-in tools and MCP tools in one pool: built-ins win a name conflict, reported. */
+export const mergeToolPools = <B extends { readonly name: string }>(
+  builtins: ReadonlyArray<B>,
+  mcpTools: ReadonlyArray<McpTool>
+): { readonly tools: ReadonlyArray<B | McpTool>; readonly conflicts: ReadonlyArray<string> } => {
+  const taken = new Set(builtins.map((b) => b.name))
+  const conflicts: Array<string> = []
+  const kept: Array<McpTool> = []
+  for (const tool of mcpTools) {
+    if (taken.has(tool.name)) conflicts.push(tool.name)
+    else {
+      taken.add(tool.name)
+      kept.push(tool)
+    }
+  }
+  return { tools: [...builtins, ...kept], conflicts }
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Overrides the per-server `timeout` and `MCP_TOOL_TIMEOUT`, ms. */
+  readonly timeoutMs?: number | undefined
+  readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined
+}
+
+export type CallError = ServerUnavailable | RequestError | ToolTimeout | UsageError | PermissionDenied | ConfigError
+
+/** The SDK's own request timer must never fire before ours; this is "no SDK timeout". */
+const SDK_NO_TIMEOUT = 2_147_483_647
+
+export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
+  ToolRegistry,
+  {
+    /** Tools of the given servers (default: all enabled), with one error entry per unusable server. */
+    readonly list: (servers?: ReadonlyArray<string>) => Effect.Effect<{
+      readonly tools: ReadonlyArray<McpTool>
+      readonly errors: ReadonlyArray<ListError>
+    }>
+    /** Tools of one server; cached on its connection until it closes or the list changes. */
+    readonly listServer: (server: string) => Effect.Effect<ReadonlyArray<McpTool>, ServerUnavailable | RequestError>
+    /** Finds a tool by its qualified name. */
+    readonly resolve: (name: string) => Effect.Effect<McpTool, UsageError | ServerUnavailable | RequestError>
+    /** Resolves, authorizes and runs a tool. */
+    readonly call: (
+      name: string,
+      args: Record<string, unknown>,
+      options?: CallOptions
+    ) => Effect.Effect<{ readonly tool: McpTool; readonly result: CallToolResult }, CallError>
+  }
+>() {
+  static readonly layer: Layer.Layer<ToolRegistry, never, ConnectionPool | Permission | McpConfig> = Layer.effect(
+    ToolRegistry,
+    Effect.suspend(() => make)
+  )
+}
+
+const fetchTools = async (connection: Connection, signal: AbortSignal): Promise<ReadonlyArray<McpTool>> => {
+  const tools: Array<McpTool> = []
+  let cursor: string | undefined
+  do {
+    const page = await connection.client.listTools(cursor ? { cursor } : undefined, { signal })
+    for (const tool of page.tools) tools.push(toMcpTool(connection.server.name, tool))
+    cursor = page.nextCursor
+  } while (cursor)
+  return tools
+}
+
+/** Memoizes a list on its connection: concurrent askers share one request. */
+export const cachedOnConnection = <A>(
+  connection: Connection,
+  key: string,
+  signal: AbortSignal,
+  fetch: (connection: Connection, signal: AbortSignal) => Promise<A>
+): Promise<A> => {
+  const hit = connection.cache.get(key)
+  if (hit) return hit as Promise<A>
+  const pending = fetch(connection, signal)
+  connection.cache.set(key, pending)
+  pending.catch(() => {
+    if (connection.cache.get(key) === pending) connection.cache.delete(key)
+  })
+  return pending
+}
+
+const make = Effect.gen(function*() {
+  const pool = yield* ConnectionPool
+  const permission = yield* Permission
+  const config = yield* McpConfig
+
+  const listServer = (server: string) =>
+    pool.run(server, "tools/list", (connection, signal) => {
+      if (!connection.capabilities?.tools) return Promise.resolve([])
+      return cachedOnConnection(connection, "tools", signal, fetchTools)
+    })
+
+  const list = (servers?: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      const names = servers ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
+      const results = yield* Effect.forEach(names, (name) => Effect.either(listServer(name)), {
+        concurrency: "unbounded"
+      })
+      const tools: Array<McpTool> = []
+      const errors: Array<ListError> = []
+      results.forEach((r, i) => {
+        if (r._tag === "Right") tools.push(...r.right)
+        else {
+          errors.push({
+            server: names[i]!,
+            status: r.left._tag === "ServerUnavailable" ? r.left.status : "failed",
+            message: r.left.message
+          })
+        }
+      })
+      return { tools, errors }
+    })
+
+  const resolve = (name: string) =>
+    Effect.gen(function*() {
+      const parsed = parseToolName(name)
+      if (!parsed) {
+        return yield* Effect.fail(
+          new UsageError({
+            message: `"${name}" is not a tool name. Tool names look like mcp__<server>__<tool>; ` +
+              `run \`mcpctl tools\` to list them.`
+          })
+        )
+      }
+      if (!pool.servers.some((s) => s.name === parsed.server)) {
+        return yield* Effect.fail(
+          new UsageError({
+            message: `No server "${parsed.server}" for tool ${name}. Configured servers: ${
+              pool.servers.map((s) => s.name).join(", ") || "none"
+            }.`
+          })
+        )
+      }
+      const tools = yield* listServer(parsed.server)
+      const tool = tools.find((t) => t.name === name)
+      if (!tool) {
+        return yield* Effect.fail(
+          new UsageError({
+            message: `Server "${parsed.server}" has no tool ${name}. Its tools: ${
+              tools.map((t) => t.name).join(", ") || "none"
+            }.`
+          })
+        )
+      }
+      return tool
+    })
+
+  const timeoutFor = (tool: McpTool, options?: CallOptions): number | undefined => {
+    if (options?.timeoutMs !== undefined) return options.timeoutMs
+    const server = pool.servers.find((s) => s.name === tool.server)
+    return server?.config.timeout ?? config.limits.toolTimeoutMs
+  }
+
+  const call = Effect.fn("ToolRegistry.call")(function*(
+    name: string,
+    args: Record<string, unknown>,
+    options?: CallOptions
+  ) {
+    const tool = yield* resolve(name)
+    yield* permission.authorize({
+      tool: tool.name,
+      server: tool.server,
+      toolName: tool.tool,
+      annotations: {
+        readOnly: tool.readOnly,
+        destructive: tool.destructive,
+        openWorld: tool.openWorld,
+        title: tool.title
+      },
+      args
+    })
+    const timeoutMs = timeoutFor(tool, options)
+    const request = pool.run(tool.server, "tools/call", (connection, signal) =>
+      connection.client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, {
+        signal,
+        timeout: SDK_NO_TIMEOUT,
+        ...(options?.onProgress ? { onprogress: options.onProgress } : {})
+      }) as Promise<CallToolResult>)
+    const result = yield* timeoutMs === undefined ? request : request.pipe(
+      Effect.timeoutFail({
+        duration: Duration.millis(timeoutMs),
+        onTimeout: () =>
+          new ToolTimeout({
+            server: tool.server,
+            tool: tool.name,
+            timeoutMs,
+            message: `${tool.name} did not answer within ${timeoutMs} ms and was cancelled. ` +
+              `Raise it with --timeout MS, the server's "timeout" setting, or MCP_TOOL_TIMEOUT.`
+          })
+      })
+    )
+    return { tool, result }
+  })
+
+  return ToolRegistry.of({ list, listServer, resolve, call })
+})
+

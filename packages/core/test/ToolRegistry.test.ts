@@ -1,0 +1,202 @@
+import { describe, expect, it } from "@effect/vitest"
+import { InMemory } from "@mcpctl/testing"
+import { defaultLimits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
+import { mergeToolPools, toMcpTool, ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as TestClock from "effect/TestClock"
+
+const stdio = (name: string, extra: Partial<ServerConfig> = {}): ResolvedServer => ({
+  name,
+  originalName: name,
+  scope: "flag",
+  source: "/test/settings.json",
+  transport: "stdio",
+  config: { command: "in-memory", ...extra } as ServerConfig
+})
+
+const configLayer = (servers: ReadonlyArray<ResolvedServer>, allow: ReadonlyArray<string> = ["mcp__*"]) =>
+  Layer.succeed(McpConfig, {
+    servers,
+    permissions: { allow, ask: [], deny: ["mcp__alpha__forbidden"] },
+    limits: defaultLimits,
+    home: "/tmp/mcpctl-test-home",
+    projectDir: "/tmp",
+    warnings: []
+  })
+
+const hostLayer = (
+  servers: ReadonlyArray<ResolvedServer>,
+  factories: Record<string, InMemory.ServerFactory>,
+  allow?: ReadonlyArray<string>
+) => {
+  const config = configLayer(servers, allow)
+  const pool = ConnectionPool.layer.pipe(Layer.provide(InMemory.layer(factories)), Layer.provide(config))
+  const permission = Permission.layer.pipe(
+    Layer.provide(Layer.mergeAll(config, Prompter.layerNone, RuleWriter.layerNoop))
+  )
+  return ToolRegistry.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(pool, permission, config))
+  )
+}
+
+const echoTools: ReadonlyArray<InMemory.ScriptedTool> = [
+  {
+    name: "echo",
+    title: "Echo",
+    annotations: { readOnlyHint: true },
+    call: (args) => InMemory.text(String(args.text))
+  },
+  {
+    name: "rm.rf",
+    annotations: { destructiveHint: true, openWorldHint: true },
+    call: () => InMemory.text("gone")
+  },
+  { name: "forbidden", call: () => InMemory.text("should not run") }
+]
+
+describe("toMcpTool", () => {
+  it("maps annotations to host capabilities and qualifies the name", () => {
+    const tool = toMcpTool("fs", {
+      name: "read.file",
+      description: "x".repeat(5000),
+      inputSchema: { type: "object" },
+      annotations: { readOnlyHint: true, openWorldHint: true, title: "Read" }
+    })
+    expect(tool.name).toBe("mcp__fs__read_file")
+    expect(tool.tool).toBe("read.file")
+    expect(tool.title).toBe("Read")
+    expect(tool.readOnly && tool.concurrencySafe && tool.openWorld).toBe(true)
+    expect(tool.destructive).toBe(false)
+    expect(tool.description.length).toBe(2048)
+  })
+
+  it("merges built-ins first and reports conflicting MCP tools", () => {
+    const mcp = toMcpTool("fs", { name: "read", inputSchema: { type: "object" } })
+    const other = toMcpTool("fs", { name: "write", inputSchema: { type: "object" } })
+    const merged = mergeToolPools([{ name: "mcp__fs__read" }, { name: "Bash" }], [mcp, other])
+    expect(merged.tools.map((t) => t.name)).toEqual(["mcp__fs__read", "Bash", "mcp__fs__write"])
+    expect(merged.conflicts).toEqual(["mcp__fs__read"])
+  })
+})
+
+describe("ToolRegistry over in-memory servers", () => {
+  it.scoped("lists every server's tools and keeps going when one server fails", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const { errors, tools } = yield* registry.list()
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "mcp__alpha__echo",
+        "mcp__alpha__forbidden",
+        "mcp__alpha__rm_rf",
+        "mcp__beta__echo",
+        "mcp__beta__forbidden",
+        "mcp__beta__rm_rf"
+      ])
+      expect(errors).toEqual([
+        { server: "broken", status: "failed", message: expect.stringContaining("broken") }
+      ])
+      const rm = tools.find((t) => t.name === "mcp__alpha__rm_rf")!
+      expect(rm.destructive && rm.openWorld && !rm.readOnly).toBe(true)
+      const pool = yield* ConnectionPool
+      expect((yield* pool.state("off")).status).toBe("disabled")
+      expect((yield* pool.state("alpha")).status).toBe("connected")
+      expect((yield* pool.state("broken")).status).toBe("failed")
+    }).pipe(
+      Effect.provide(hostLayer(
+        [stdio("alpha"), stdio("beta"), stdio("broken"), stdio("off", { disabled: true })],
+        { alpha: InMemory.scriptedServer(echoTools), beta: InMemory.scriptedServer(echoTools) }
+      ))
+    ))
+
+  it.scoped("calls a tool by its qualified name", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const { result, tool } = yield* registry.call("mcp__alpha__echo", { text: "hi" })
+      expect(tool.tool).toBe("echo")
+      expect(result.content).toEqual([{ type: "text", text: "hi" }])
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) }))))
+
+  it.scoped("refuses a denied tool before contacting the server", () =>
+    Effect.gen(function*() {
+      let ran = false
+      const registry = yield* ToolRegistry
+      const error = yield* Effect.flip(registry.call("mcp__alpha__forbidden", {}))
+      expect(error._tag).toBe("PermissionDenied")
+      expect(ran).toBe(false)
+      ran = true
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) }))))
+
+  it.scoped("names the rule to add when a call needs approval and nobody can answer", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const error = yield* Effect.flip(registry.call("mcp__alpha__echo", { text: "x" }))
+      expect(error._tag).toBe("PermissionDenied")
+      expect(error.message).toContain("mcp__alpha__echo")
+    }).pipe(
+      Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) }, []))
+    ))
+
+  it.scoped("gives usage errors that list what exists", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const noServer = yield* Effect.flip(registry.call("mcp__nope__echo", {}))
+      expect(noServer.message).toContain("alpha")
+      const noTool = yield* Effect.flip(registry.call("mcp__alpha__nope", {}))
+      expect(noTool.message).toContain("mcp__alpha__echo")
+      const notAName = yield* Effect.flip(registry.call("echo", {}))
+      expect(notAName._tag).toBe("UsageError")
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) }))))
+
+  it.scoped("cancels a call that outlives its timeout (TestClock)", () => {
+    let inFlight: () => void = () => {}
+    const serverHasCall = new Promise<void>((resolve) => (inFlight = resolve))
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const fiber = yield* Effect.fork(registry.call("mcp__slow__hang", {}, { timeoutMs: 5_000 }))
+      // Move time only once the server really has the request.
+      yield* Effect.promise(() => serverHasCall)
+      yield* TestClock.adjust("5 seconds")
+      const error = yield* Effect.flip(Fiber.join(fiber))
+      expect(error._tag).toBe("ToolTimeout")
+      expect(error.message).toContain("5000 ms")
+    }).pipe(
+      Effect.provide(hostLayer([stdio("slow")], {
+        slow: InMemory.scriptedServer([{ name: "hang", call: () => new Promise(() => {}) }], {
+          onRequest: (method) => method === "tools/call" && inFlight()
+        })
+      }))
+    )
+  })
+
+  it.scoped("fetches a tools list once per connection, again after the connection closes", () => {
+    let listings = 0
+    let connects = 0
+    const factory = InMemory.scriptedServer(echoTools, {
+      onRequest: (method) => method === "tools/list" && listings++
+    })
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      yield* registry.list()
+      yield* registry.list()
+      yield* registry.resolve("mcp__alpha__echo")
+      expect(listings).toBe(1)
+      const first = yield* pool.get("alpha")
+      yield* Effect.promise(() => first.client.close())
+      yield* registry.list()
+      expect(listings).toBe(2)
+      expect(connects).toBe(2)
+    }).pipe(
+      Effect.provide(hostLayer([stdio("alpha")], {
+        alpha: () => {
+          connects++
+          return factory()
+        }
+      }))
+    )
+  })
+})

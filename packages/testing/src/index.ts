@@ -1,0 +1,1 @@
+export * as InMemory from "./InMemory.js"
