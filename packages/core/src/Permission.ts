@@ -1,0 +1,366 @@
+/**
+ * Whether a tool call may run: allow / ask / deny rules from every settings scope, and a
+ * `Prompter` port for the "ask" case so the same decision logic serves the interactive CLI,
+ * `--yes`, scripts without a terminal, `serve` and tests. Persisting an "always" answer goes
+ * through the `RuleWriter` port, so this module never touches settings files.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as readline from "node:readline"
+import { McpConfig, type PermissionRules } from "./Config.js"
+import { type ConfigError, PermissionDenied } from "./Errors.js"
+import { PREFIX, SEPARATOR } from "./Naming.js"
+
+// ---------------------------------------------------------------------------------------------
+// Pure rule logic
+// ---------------------------------------------------------------------------------------------
+
+/** What happens to a call; `ask` is also the answer when no rule matches. */
+export type Behavior = "allow" | "ask" | "deny"
+
+/** A behavior and the rule that produced it, so messages and `tools --json` can name the rule. */
+export interface Decision {
+  readonly behavior: Behavior
+  /** The matching rule; undefined when no rule matched (the default ask). */
+  readonly rule: string | undefined
+}
+
+/**
+ * One rule against one fully-qualified tool name. Supports the three documented forms
+ * (`mcp__<server>`, `mcp__<server>__*`, `mcp__<server>__<tool>`) plus a trailing `*` that matches
+ * any rest of the name (`mcp__fs__read*`). Matching is exact otherwise: rules are written by
+ * people, and a rule that silently matched more than it says would be a security surprise.
+ */
+export const ruleMatches = (rule: string, toolName: string): boolean => {
+  if (rule.endsWith("*")) return toolName.startsWith(rule.slice(0, -1))
+  if (rule === toolName) return true
+  // `mcp__<server>`: a rule without a tool part covers every tool of that server.
+  if (rule.startsWith(PREFIX) && rule.length > PREFIX.length && !rule.slice(PREFIX.length).includes(SEPARATOR)) {
+    return toolName.startsWith(rule + SEPARATOR)
+  }
+  return false
+}
+
+/**
+ * The documented precedence: any matching deny beats any matching ask beats any matching allow,
+ * whatever scope each came from; no match means ask. Order within a list does not matter.
+ */
+export const decide = (rules: PermissionRules, toolName: string): Decision => {
+  const first = (list: ReadonlyArray<string>) => list.find((rule) => ruleMatches(rule, toolName))
+  const deny = first(rules.deny)
+  if (deny !== undefined) return { behavior: "deny", rule: deny }
+  const ask = first(rules.ask)
+  if (ask !== undefined) return { behavior: "ask", rule: ask }
+  const allow = first(rules.allow)
+  if (allow !== undefined) return { behavior: "allow", rule: allow }
+  return { behavior: "ask", rule: undefined }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ports
+// ---------------------------------------------------------------------------------------------
+
+/** What a server says about a tool; shown when asking, never trusted to decide anything. */
+export interface ToolAnnotations {
+  readonly readOnly?: boolean | undefined
+  readonly destructive?: boolean | undefined
+  readonly openWorld?: boolean | undefined
+  readonly title?: string | undefined
+}
+
+/** Everything a person needs to judge one call. */
+export interface PermissionRequest {
+  /** Fully-qualified name, `mcp__<server>__<tool>`: what rules match against. */
+  readonly tool: string
+  readonly server: string
+  /** The tool's name as the server spells it. */
+  readonly toolName: string
+  readonly annotations: ToolAnnotations
+  readonly args: unknown
+}
+
+/**
+ * A person's answer. `unavailable` means nobody could be asked (no terminal, stdin closed): the
+ * call then fails with a message naming the rule to add, instead of a bare "no".
+ */
+export type PromptAnswer = "once" | "always" | "no" | "unavailable"
+
+/**
+ * Asks a person about one call. A port because how to ask depends on where we run (terminal,
+ * `--yes`, a script, an embedding application); the CLI picks the layer, not this module.
+ */
+export class Prompter extends Context.Tag("@mcpctl/core/Prompter")<
+  Prompter,
+  {
+    readonly ask: (request: PermissionRequest) => Effect.Effect<PromptAnswer>
+  }
+>() {
+  /** No terminal (scripts, `--json`, CI): nobody can answer, so an ask fails with the rule to add. */
+  static layerNone: Layer.Layer<Prompter> = Layer.succeed(this, { ask: () => Effect.succeed("unavailable") })
+
+  /** `--yes`: approves every ask for this call only; deny rules still win (they never reach the prompter). */
+  static layerYes: Layer.Layer<Prompter> = Layer.succeed(this, { ask: () => Effect.succeed("once") })
+
+  /**
+   * Interactive y/a/n on stderr/stdin, so stdout stays clean for `--json`-style piping. Use only
+   * when stdin and stderr are TTYs; the CLI checks, this layer does not.
+   */
+  static layerTerminal: Layer.Layer<Prompter> = Layer.sync(this, () => ({
+    ask: (request) => askOnTerminal(request, process.stdin, process.stderr)
+  }))
+}
+
+/**
+ * Persists an "always" answer as an allow rule in the local scope
+ * (`.mcpctl/settings.local.json`). A port so Permission stays free of file handling; the CLI
+ * backs it with Config's settings editor.
+ */
+export class RuleWriter extends Context.Tag("@mcpctl/core/RuleWriter")<
+  RuleWriter,
+  {
+    readonly allowAlways: (rule: string) => Effect.Effect<void, ConfigError>
+  }
+>() {
+  /** For tests and library users without settings files: "always" lasts for this session only. */
+  static layerNoop: Layer.Layer<RuleWriter> = Layer.succeed(this, { allowAlways: () => Effect.void })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terminal prompt
+// ---------------------------------------------------------------------------------------------
+
+/** Arguments beyond this are cut in the prompt: a person cannot judge 1 MB of JSON anyway. */
+const MAX_PROMPT_ARGS_CHARS = 4000
+const MAX_PROMPT_ARGS_LINES = 60
+
+/**
+ * Server-provided text (titles) and arguments may carry terminal escapes that could redraw the
+ * prompt and make a destructive call look harmless; show them as visible `\x..` instead.
+ */
+const sanitize = (text: string): string =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`)
+
+const prettyArgs = (args: unknown): string => {
+  let text: string
+  try {
+    text = args === undefined ? "{}" : (JSON.stringify(args, null, 2) ?? String(args))
+  } catch {
+    text = String(args)
+  }
+  const lines = text.split("\n")
+  let shown = lines.length > MAX_PROMPT_ARGS_LINES ? lines.slice(0, MAX_PROMPT_ARGS_LINES).join("\n") : text
+  if (shown.length > MAX_PROMPT_ARGS_CHARS) shown = shown.slice(0, MAX_PROMPT_ARGS_CHARS)
+  const hidden = text.length - shown.length
+  return hidden > 0 ? `${shown}\n… (${hidden} more characters not shown)` : shown
+}
+
+/**
+ * The text shown before asking: tool, server, annotations and arguments, all escaped. Exported so
+ * other front ends (and tests) show the same thing.
+ */
+export const renderRequest = (request: PermissionRequest): string => {
+  const { annotations: a } = request
+  const traits = [
+    a.readOnly === true ? "read-only" : undefined,
+    a.destructive === true ? "destructive" : undefined,
+    a.openWorld === true ? "open-world" : undefined
+  ].filter((t): t is string => t !== undefined)
+  const indent = (text: string) => text.split("\n").map((l) => `    ${l}`).join("\n")
+  return [
+    `Allow ${sanitize(request.tool)}?`,
+    `  server:      ${sanitize(request.server)}`,
+    `  tool:        ${sanitize(request.toolName)}${a.title ? ` (${sanitize(a.title)})` : ""}`,
+    `  annotations: ${traits.length > 0 ? traits.join(", ") : "none"}`,
+    `  arguments:`,
+    indent(sanitize(prettyArgs(request.args)))
+  ].join("\n")
+}
+
+/** Maps typed answers; anything else asks again. Empty is "no" so a stray Enter never approves. */
+const parseAnswer = (line: string): "once" | "always" | "no" | undefined => {
+  switch (line.trim().toLowerCase()) {
+    case "y":
+    case "yes":
+    case "once":
+      return "once"
+    case "a":
+    case "always":
+      return "always"
+    case "":
+    case "n":
+    case "no":
+      return "no"
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The terminal prompt over any pair of streams, so it can be driven by tests or by an embedding
+ * application's own TTY. Ctrl-C is re-raised as SIGINT; end of input answers `unavailable`.
+ */
+export const askOnTerminal = (
+  request: PermissionRequest,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream
+): Effect.Effect<PromptAnswer> =>
+  Effect.async<PromptAnswer>((resume) => {
+    const rl = readline.createInterface({ input, output, terminal: true })
+    let done = false
+    const finish = (answer: PromptAnswer) => {
+      if (done) return
+      done = true
+      rl.close()
+      resume(Effect.succeed(answer))
+    }
+    // readline swallows Ctrl-C on a TTY; re-raise it so the runtime's normal shutdown runs.
+    rl.on("SIGINT", () => {
+      done = true
+      rl.close()
+      process.kill(process.pid, "SIGINT")
+    })
+    // stdin ended (EOF, Ctrl-D): nobody can answer.
+    rl.on("close", () => finish("unavailable"))
+    output.write(`${renderRequest(request)}\n`)
+    const ask = () =>
+      rl.question("[y] once  [a] always  [n] no > ", (line) => {
+        const answer = parseAnswer(line)
+        if (answer === undefined) {
+          output.write("Please answer y (once), a (always) or n (no).\n")
+          ask()
+        } else {
+          finish(answer)
+        }
+      })
+    ask()
+    return Effect.sync(() => {
+      done = true
+      rl.close()
+    })
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Service
+// ---------------------------------------------------------------------------------------------
+
+/** Where "always" answers go and where the user is told to add allow rules. */
+export const LOCAL_SETTINGS_FILE = ".mcpctl/settings.local.json"
+
+/**
+ * The gate every tool call passes through (CLI `call`, `serve`, library users). Deny rules are
+ * absolute: no prompter answer, `--yes` or session approval can override them.
+ */
+export class Permission extends Context.Tag("@mcpctl/core/Permission")<
+  Permission,
+  {
+    /**
+     * The current decision for a fully-qualified name, including tools approved "always" in this
+     * session; synchronous so catalogues (`tools --json`) can show it per tool cheaply.
+     */
+    readonly decide: (toolName: string) => Decision
+    /** Succeeds when the call may run; asks through the Prompter when the rules say ask. */
+    readonly authorize: (request: PermissionRequest) => Effect.Effect<void, PermissionDenied | ConfigError>
+  }
+>() {
+  /** Rules from McpConfig, asking through Prompter, persisting "always" through RuleWriter. */
+  static layer: Layer.Layer<Permission, never, McpConfig | Prompter | RuleWriter> = Layer.effect(
+    this,
+    Effect.suspend(() => make)
+  )
+
+  /**
+   * No checks at all, not even deny rules: for embedding applications that do their own
+   * authorization, and tests of other services. Never used by the CLI.
+   */
+  static layerAllowAll: Layer.Layer<Permission> = Layer.succeed(this, {
+    decide: () => ({ behavior: "allow", rule: undefined }),
+    authorize: () => Effect.void
+  })
+}
+
+/** Builds the service from the merged rules, a prompter and a rule writer. */
+export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter | RuleWriter> = Effect.gen(
+  function*() {
+    const config = yield* McpConfig
+    const prompter = yield* Prompter
+    const writer = yield* RuleWriter
+    const rules = config.permissions
+    // Tools approved "always" during this session: the rule file is only re-read on the next run.
+    const approved = new Set<string>()
+    // One question at a time: concurrent calls (serve, parallel tools) must not interleave prompts,
+    // and a second call to the same tool should see the first one's "always".
+    const promptLock = yield* Effect.makeSemaphore(1)
+
+    const decideNow = (toolName: string): Decision => {
+      const decision = decide(rules, toolName)
+      return decision.behavior === "ask" && approved.has(toolName)
+        ? { behavior: "allow", rule: toolName }
+        : decision
+    }
+
+    const ask = Effect.fn("Permission.ask")(function*(request: PermissionRequest, rule: string | undefined) {
+      if (approved.has(request.tool)) return
+      const answer = yield* prompter.ask(request)
+      yield* Effect.annotateCurrentSpan("answer", answer)
+      switch (answer) {
+        case "once":
+          return
+        case "always":
+          yield* writer.allowAlways(request.tool)
+          approved.add(request.tool)
+          return
+        case "no":
+          return yield* new PermissionDenied({
+            message: `${request.tool} was not approved. To allow it without asking, add "${request.tool}" ` +
+              `to permissions.allow in ${LOCAL_SETTINGS_FILE}`,
+            tool: request.tool,
+            rule: request.tool,
+            behavior: "ask"
+          })
+        case "unavailable":
+          return yield* new PermissionDenied(
+            rule === undefined
+              ? {
+                message: `${request.tool} needs approval: run on a terminal, pass --yes, or add "${request.tool}" ` +
+                  `to permissions.allow in ${LOCAL_SETTINGS_FILE}`,
+                tool: request.tool,
+                rule: request.tool,
+                behavior: "ask"
+              }
+              : {
+                // An explicit ask rule beats allow rules, so adding one would not help.
+                message: `${request.tool} needs approval (rule "${rule}" in permissions.ask of your settings): ` +
+                  `run on a terminal or pass --yes, or remove that ask rule`,
+                tool: request.tool,
+                rule,
+                behavior: "ask"
+              }
+          )
+      }
+    })
+
+    const authorize = Effect.fn("Permission.authorize")(function*(request: PermissionRequest) {
+      yield* Effect.annotateCurrentSpan("tool", request.tool)
+      const decision = decideNow(request.tool)
+      yield* Effect.annotateCurrentSpan("behavior", decision.behavior)
+      switch (decision.behavior) {
+        case "allow":
+          return
+        case "deny":
+          return yield* new PermissionDenied({
+            message: `${request.tool} is denied by rule "${decision.rule}" in your settings (permissions.deny); ` +
+              `remove that rule to allow it`,
+            tool: request.tool,
+            rule: decision.rule ?? request.tool,
+            behavior: "deny"
+          })
+        case "ask":
+          return yield* promptLock.withPermits(1)(ask(request, decision.rule))
+      }
+    })
+
+    return Permission.of({ decide: decideNow, authorize })
+  }
+)

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "@effect/vitest"
+import {
+  buildToolName,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_TOOL_NAME_LENGTH,
+  normalizeToolName,
+  parseToolName,
+  TRUNCATION_MARKER,
+  truncateDescription
+} from "../src/Naming.js"
+
+describe("Naming", () => {
+  it("normalizes tool names, keeping runs of _", () => {
+    expect(normalizeToolName("read_file")).toBe("read_file")
+    expect(normalizeToolName("read.file v2")).toBe("read_file_v2")
+    expect(normalizeToolName("a__b")).toBe("a__b")
+    expect(normalizeToolName("a..b")).toBe("a__b")
+    expect(normalizeToolName("ünï-cøde")).toBe("_n_-c_de")
+  })
+
+  it("builds mcp__<server>__<tool>", () => {
+    expect(buildToolName("fs", "read_file")).toBe("mcp__fs__read_file")
+    expect(buildToolName("fs", "read.file")).toBe("mcp__fs__read_file")
+  })
+
+  it("keeps names of exactly 64 characters as they are", () => {
+    const tool = "t".repeat(MAX_TOOL_NAME_LENGTH - "mcp__fs__".length)
+    const name = buildToolName("fs", tool)
+    expect(name.length).toBe(64)
+    expect(name).toBe(`mcp__fs__${tool}`)
+  })
+
+  it("shortens long names to ≤ 64 with a stable hash, keeping them unique", () => {
+    const base = "very_long_tool_name_".repeat(5)
+    const a = buildToolName("fs", `${base}alpha`)
+    const b = buildToolName("fs", `${base}omega`)
+    expect(a.length).toBeLessThanOrEqual(MAX_TOOL_NAME_LENGTH)
+    expect(b.length).toBeLessThanOrEqual(MAX_TOOL_NAME_LENGTH)
+    expect(a).not.toBe(b)
+    expect(a).toMatch(/_[0-9a-f]{8}$/)
+    expect(buildToolName("fs", `${base}alpha`)).toBe(a) // stable across calls
+    expect(a.startsWith("mcp__fs__very_long_tool_name_")).toBe(true)
+    expect(parseToolName(a)?.server).toBe("fs")
+  })
+
+  it("shortens names with a very long server name and still parses to mcp__<s>__<t>", () => {
+    const server = "s".repeat(70)
+    const a = buildToolName(server, "one")
+    const b = buildToolName(server, "two")
+    expect(a.length).toBeLessThanOrEqual(MAX_TOOL_NAME_LENGTH)
+    expect(a).not.toBe(b)
+    expect(parseToolName(a)).toBeDefined()
+  })
+
+  it("parses names at the first __ after mcp__ (round-trip)", () => {
+    for (const [server, tool] of [["fs", "read_file"], ["a-b", "x__y"], ["s", "_lead"], ["x_y", "z"]] as const) {
+      expect(parseToolName(buildToolName(server, tool))).toEqual({ server, tool })
+    }
+    expect(parseToolName("mcp__fs__a__b")).toEqual({ server: "fs", tool: "a__b" })
+  })
+
+  it("rejects names that are not mcp__<server>__<tool>", () => {
+    expect(parseToolName("fs__read")).toBeUndefined()
+    expect(parseToolName("mcp__fs")).toBeUndefined()
+    expect(parseToolName("mcp__fs__")).toBeUndefined()
+    expect(parseToolName("mcp____tool")).toBeUndefined()
+    expect(parseToolName("")).toBeUndefined()
+  })
+
+  it("leaves short descriptions alone", () => {
+    const text = "d".repeat(MAX_DESCRIPTION_LENGTH)
+    expect(truncateDescription(text)).toBe(text)
+    expect(truncateDescription("")).toBe("")
+  })
+
+  it("cuts long descriptions to 2048 including a visible marker", () => {
+    const cut = truncateDescription("d".repeat(5000))
+    expect(cut.length).toBe(MAX_DESCRIPTION_LENGTH)
+    expect(cut.endsWith(TRUNCATION_MARKER)).toBe(true)
+    expect(cut.startsWith("d".repeat(100))).toBe(true)
+  })
+
+  it("never splits a surrogate pair when cutting", () => {
+    const keep = MAX_DESCRIPTION_LENGTH - TRUNCATION_MARKER.length
+    const text = "d".repeat(keep - 1) + "😀" + "x".repeat(100)
+    const cut = truncateDescription(text)
+    expect(cut.length).toBeLessThanOrEqual(MAX_DESCRIPTION_LENGTH)
+    expect(cut).toBe("d".repeat(keep - 1) + TRUNCATION_MARKER)
+  })
+})

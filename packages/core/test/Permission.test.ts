@@ -1,0 +1,350 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import { PassThrough } from "node:stream"
+import { defaultLimits, McpConfig, type PermissionRules } from "../src/Config.js"
+import { ConfigError, PermissionDenied } from "../src/Errors.js"
+import {
+  askOnTerminal,
+  decide,
+  Permission,
+  type PermissionRequest,
+  type PromptAnswer,
+  Prompter,
+  renderRequest,
+  RuleWriter,
+  ruleMatches
+} from "../src/Permission.js"
+
+const rules = (r: Partial<PermissionRules>): PermissionRules => ({ allow: [], ask: [], deny: [], ...r })
+
+const configLayer = (permissions: Partial<PermissionRules>) =>
+  Layer.succeed(McpConfig, {
+    servers: [],
+    permissions: rules(permissions),
+    limits: defaultLimits,
+    home: "/tmp/mcpctl-home",
+    projectDir: "/tmp/project",
+    warnings: []
+  })
+
+const request = (tool: string, args: unknown = { path: "/tmp/x" }): PermissionRequest => {
+  const [, server = "", toolName = ""] = /^mcp__([^_]+)__(.*)$/.exec(tool) ?? []
+  return { tool, server, toolName, annotations: { destructive: true }, args }
+}
+
+/** A Prompter that replays answers and records what it was asked. */
+const scripted = (answers: ReadonlyArray<PromptAnswer>) => {
+  const asked: Array<string> = []
+  const queue = [...answers]
+  const layer = Layer.succeed(Prompter, {
+    ask: (req) =>
+      Effect.sync(() => {
+        asked.push(req.tool)
+        const next = queue.shift()
+        if (next === undefined) throw new Error(`unexpected prompt for ${req.tool}`)
+        return next
+      })
+  })
+  return { asked, layer }
+}
+
+const recordingWriter = () => {
+  const written: Array<string> = []
+  const layer = Layer.succeed(RuleWriter, { allowAlways: (rule) => Effect.sync(() => void written.push(rule)) })
+  return { written, layer }
+}
+
+const permissionWith = (
+  permissions: Partial<PermissionRules>,
+  prompter: Layer.Layer<Prompter>,
+  writer: Layer.Layer<RuleWriter> = RuleWriter.layerNoop
+) => Permission.layer.pipe(Layer.provide(Layer.mergeAll(configLayer(permissions), prompter, writer)))
+
+const denied = (exit: Exit.Exit<void, unknown>): PermissionDenied => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
+  const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+  expect(error).toBeInstanceOf(PermissionDenied)
+  return error as PermissionDenied
+}
+
+describe("ruleMatches", () => {
+  it("matches exact tool rules only exactly", () => {
+    expect(ruleMatches("mcp__fs__read_file", "mcp__fs__read_file")).toBe(true)
+    expect(ruleMatches("mcp__fs__read_file", "mcp__fs__read_file_2")).toBe(false)
+    expect(ruleMatches("mcp__fs__read_file", "mcp__fs__read")).toBe(false)
+  })
+
+  it("server-level rule mcp__<server> matches every tool of that server and no other server", () => {
+    expect(ruleMatches("mcp__fs", "mcp__fs__read_file")).toBe(true)
+    expect(ruleMatches("mcp__fs", "mcp__fs__a__b")).toBe(true)
+    expect(ruleMatches("mcp__fs", "mcp__fsx__read_file")).toBe(false)
+    expect(ruleMatches("mcp__fs", "mcp__f__s")).toBe(false)
+  })
+
+  it("mcp__<server>__* matches every tool of that server", () => {
+    expect(ruleMatches("mcp__fs__*", "mcp__fs__write_file")).toBe(true)
+    expect(ruleMatches("mcp__fs__*", "mcp__fsx__write_file")).toBe(false)
+  })
+
+  it("a trailing * matches any rest of the tool name", () => {
+    expect(ruleMatches("mcp__fs__read*", "mcp__fs__read_file")).toBe(true)
+    expect(ruleMatches("mcp__fs__read*", "mcp__fs__read")).toBe(true)
+    expect(ruleMatches("mcp__fs__read*", "mcp__fs__write_file")).toBe(false)
+  })
+
+  it("does not treat other characters as patterns", () => {
+    expect(ruleMatches("mcp__fs__read.file", "mcp__fs__read_file")).toBe(false)
+    expect(ruleMatches("mcp__", "mcp__fs__x")).toBe(false)
+    expect(ruleMatches("", "mcp__fs__x")).toBe(false)
+  })
+})
+
+describe("decide", () => {
+  const tool = "mcp__fs__write_file"
+  // [allow, ask, deny] → expected behavior
+  const table: ReadonlyArray<[boolean, boolean, boolean, string]> = [
+    [false, false, false, "ask"],
+    [true, false, false, "allow"],
+    [false, true, false, "ask"],
+    [false, false, true, "deny"],
+    [true, true, false, "ask"],
+    [true, false, true, "deny"],
+    [false, true, true, "deny"],
+    [true, true, true, "deny"]
+  ]
+  for (const [allow, ask, deny, expected] of table) {
+    it(`allow=${allow} ask=${ask} deny=${deny} → ${expected}`, () => {
+      const r = rules({ allow: allow ? [tool] : [], ask: ask ? ["mcp__fs"] : [], deny: deny ? ["mcp__fs__*"] : [] })
+      expect(decide(r, tool).behavior).toBe(expected)
+    })
+  }
+
+  it("names the deciding rule, or undefined by default", () => {
+    expect(decide(rules({}), tool)).toEqual({ behavior: "ask", rule: undefined })
+    expect(decide(rules({ allow: ["mcp__other", "mcp__fs"] }), tool)).toEqual({ behavior: "allow", rule: "mcp__fs" })
+    expect(decide(rules({ allow: ["mcp__fs"], deny: ["mcp__fs__write*"] }), tool)).toEqual({
+      behavior: "deny",
+      rule: "mcp__fs__write*"
+    })
+    expect(decide(rules({ allow: ["mcp__fs__read_file"] }), tool)).toEqual({ behavior: "ask", rule: undefined })
+  })
+})
+
+describe("Permission", () => {
+  it.effect("allow rule: no prompt", () => {
+    const p = scripted([])
+    return Effect.gen(function*() {
+      const permission = yield* Permission
+      yield* permission.authorize(request("mcp__fs__read_file"))
+      expect(p.asked).toEqual([])
+      expect(permission.decide("mcp__fs__read_file")).toEqual({ behavior: "allow", rule: "mcp__fs__read*" })
+    }).pipe(Effect.provide(permissionWith({ allow: ["mcp__fs__read*"] }, p.layer)))
+  })
+
+  it.effect("deny rule: fails naming the rule, without prompting", () => {
+    const p = scripted([])
+    return Effect.gen(function*() {
+      const exit = yield* Effect.exit((yield* Permission).authorize(request("mcp__fs__write_file")))
+      const error = denied(exit)
+      expect(error.behavior).toBe("deny")
+      expect(error.rule).toBe("mcp__fs__write_file")
+      expect(error.tool).toBe("mcp__fs__write_file")
+      expect(error.message).toContain(`"mcp__fs__write_file"`)
+      expect(p.asked).toEqual([])
+    }).pipe(Effect.provide(permissionWith({ allow: ["mcp__fs"], deny: ["mcp__fs__write_file"] }, p.layer)))
+  })
+
+  it.effect("ask → once: runs, and asks again next time", () => {
+    const p = scripted(["once", "once"])
+    const w = recordingWriter()
+    return Effect.gen(function*() {
+      const permission = yield* Permission
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      expect(p.asked).toEqual(["mcp__fs__write_file", "mcp__fs__write_file"])
+      expect(w.written).toEqual([])
+    }).pipe(Effect.provide(permissionWith({}, p.layer, w.layer)))
+  })
+
+  it.effect("ask → always: writes the exact name once, and does not ask again", () => {
+    const p = scripted(["always"])
+    const w = recordingWriter()
+    return Effect.gen(function*() {
+      const permission = yield* Permission
+      expect(permission.decide("mcp__fs__write_file").behavior).toBe("ask")
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      expect(w.written).toEqual(["mcp__fs__write_file"])
+      expect(p.asked).toEqual(["mcp__fs__write_file"])
+      expect(permission.decide("mcp__fs__write_file").behavior).toBe("allow")
+    }).pipe(Effect.provide(permissionWith({}, p.layer, w.layer)))
+  })
+
+  it.effect("always only covers the tool approved, not its siblings", () => {
+    const p = scripted(["always", "no"])
+    return Effect.gen(function*() {
+      const permission = yield* Permission
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      const exit = yield* Effect.exit(permission.authorize(request("mcp__fs__delete_file")))
+      expect(denied(exit).behavior).toBe("ask")
+      expect(p.asked).toEqual(["mcp__fs__write_file", "mcp__fs__delete_file"])
+    }).pipe(Effect.provide(permissionWith({}, p.layer)))
+  })
+
+  it.effect("concurrent asks for one tool prompt once when the answer is always", () => {
+    const p = scripted(["always"])
+    const w = recordingWriter()
+    return Effect.gen(function*() {
+      const permission = yield* Permission
+      yield* Effect.all(
+        Array.from({ length: 5 }, () => permission.authorize(request("mcp__fs__write_file"))),
+        { concurrency: "unbounded" }
+      )
+      expect(p.asked).toEqual(["mcp__fs__write_file"])
+      expect(w.written).toEqual(["mcp__fs__write_file"])
+    }).pipe(Effect.provide(permissionWith({}, p.layer, w.layer)))
+  })
+
+  it.effect("a failing RuleWriter fails the call with ConfigError and does not remember", () => {
+    const p = scripted(["always", "once"])
+    const failing = Layer.succeed(RuleWriter, {
+      allowAlways: () => new ConfigError({ message: "cannot write", file: ".mcpctl/settings.local.json" })
+    })
+    return Effect.gen(function*() {
+      const permission = yield* Permission
+      const exit = yield* Effect.exit(permission.authorize(request("mcp__fs__write_file")))
+      expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("ConfigError")
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      expect(p.asked.length).toBe(2)
+    }).pipe(Effect.provide(permissionWith({}, p.layer, failing)))
+  })
+
+  it.effect("ask → no: PermissionDenied with behavior ask", () => {
+    const p = scripted(["no"])
+    return Effect.gen(function*() {
+      const exit = yield* Effect.exit((yield* Permission).authorize(request("mcp__fs__write_file")))
+      const error = denied(exit)
+      expect(error.behavior).toBe("ask")
+      expect(error.tool).toBe("mcp__fs__write_file")
+    }).pipe(Effect.provide(permissionWith({}, p.layer)))
+  })
+
+  it.effect("explicit ask rule beats allow: prompts even though an allow rule matches", () => {
+    const p = scripted(["once"])
+    return Effect.gen(function*() {
+      yield* (yield* Permission).authorize(request("mcp__fs__write_file"))
+      expect(p.asked).toEqual(["mcp__fs__write_file"])
+    }).pipe(Effect.provide(permissionWith({ allow: ["mcp__fs__write_file"], ask: ["mcp__fs__write*"] }, p.layer)))
+  })
+
+  it.effect("layerYes approves asks", () =>
+    Effect.gen(function*() {
+      yield* (yield* Permission).authorize(request("mcp__fs__write_file"))
+    }).pipe(Effect.provide(permissionWith({ ask: ["mcp__fs"] }, Prompter.layerYes))))
+
+  it.effect("layerYes cannot override deny", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit((yield* Permission).authorize(request("mcp__fs__write_file")))
+      const error = denied(exit)
+      expect(error.behavior).toBe("deny")
+      expect(error.rule).toBe("mcp__fs")
+    }).pipe(Effect.provide(permissionWith({ allow: ["mcp__fs__write_file"], deny: ["mcp__fs"] }, Prompter.layerYes))))
+
+  it.effect("layerNone: fails naming the rule to add", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit((yield* Permission).authorize(request("mcp__x__y")))
+      const error = denied(exit)
+      expect(error.behavior).toBe("ask")
+      expect(error.rule).toBe("mcp__x__y")
+      expect(error.message).toBe(
+        `mcp__x__y needs approval: run on a terminal, pass --yes, or add "mcp__x__y" to permissions.allow in .mcpctl/settings.local.json`
+      )
+    }).pipe(Effect.provide(permissionWith({}, Prompter.layerNone))))
+
+  it.effect("layerNone with an explicit ask rule names that rule (an allow rule would not help)", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit((yield* Permission).authorize(request("mcp__x__y")))
+      const error = denied(exit)
+      expect(error.behavior).toBe("ask")
+      expect(error.rule).toBe("mcp__x")
+      expect(error.message).toContain(`"mcp__x"`)
+      expect(error.message).toContain("--yes")
+    }).pipe(Effect.provide(permissionWith({ ask: ["mcp__x"] }, Prompter.layerNone))))
+
+  it.effect("layerAllowAll allows without any config", () =>
+    Effect.gen(function*() {
+      const permission = yield* Permission
+      yield* permission.authorize(request("mcp__x__y"))
+      expect(permission.decide("mcp__x__y").behavior).toBe("allow")
+    }).pipe(Effect.provide(Permission.layerAllowAll)))
+})
+
+describe("renderRequest", () => {
+  it("shows tool, server, annotations and arguments, escaping control characters", () => {
+    const text = renderRequest({
+      tool: "mcp__fs__write_file",
+      server: "fs",
+      toolName: "write_file",
+      annotations: { destructive: true, openWorld: true, title: "Write\u001b[2J a file" },
+      args: { path: "/tmp/x", content: "hi" }
+    })
+    expect(text).toContain("mcp__fs__write_file")
+    expect(text).toContain("server:      fs")
+    expect(text).toContain("destructive, open-world")
+    expect(text).toContain(`"path": "/tmp/x"`)
+    expect(text).not.toContain("\u001b")
+    expect(text).toContain("\\x1b[2J")
+  })
+
+  it("cuts huge arguments with a note", () => {
+    const text = renderRequest({
+      tool: "mcp__fs__write_file",
+      server: "fs",
+      toolName: "write_file",
+      annotations: {},
+      args: { content: "x".repeat(100_000) }
+    })
+    expect(text.length).toBeLessThan(6000)
+    expect(text).toMatch(/more characters not shown/)
+    expect(text).toContain("annotations: none")
+  })
+})
+
+describe("askOnTerminal", () => {
+  const run = (typed: ReadonlyArray<string>, end: boolean) =>
+    Effect.gen(function*() {
+      const input = new PassThrough()
+      const output = new PassThrough()
+      let shown = ""
+      output.on("data", (chunk) => (shown += String(chunk)))
+      const fiber = yield* Effect.fork(askOnTerminal(request("mcp__fs__write_file"), input, output))
+      for (const line of typed) {
+        yield* Effect.sleep("5 millis")
+        input.write(`${line}\n`)
+      }
+      if (end) input.end()
+      const answer = yield* Fiber.join(fiber)
+      return { answer, shown }
+    })
+
+  it.live("maps y / a / n and asks again on nonsense", () =>
+    Effect.gen(function*() {
+      expect((yield* run(["y"], false)).answer).toBe("once")
+      expect((yield* run(["always"], false)).answer).toBe("always")
+      expect((yield* run(["n"], false)).answer).toBe("no")
+      expect((yield* run([""], false)).answer).toBe("no")
+      const retried = yield* run(["maybe", "a"], false)
+      expect(retried.answer).toBe("always")
+      expect(retried.shown).toContain("Please answer")
+      expect(retried.shown).toContain("mcp__fs__write_file")
+    }))
+
+  it.live("end of input answers unavailable", () =>
+    Effect.gen(function*() {
+      expect((yield* run([], true)).answer).toBe("unavailable")
+    }))
+})
