@@ -1,0 +1,84 @@
+/**
+ * Edits of one settings file (`add`, `remove`, an "always allow" answer) that keep the user's
+ * comments and formatting, and never leave a half-written file behind.
+ */
+import * as Effect from "effect/Effect"
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
+import * as Path from "node:path"
+import type { ServerConfig } from "./Config.js"
+import { ConfigError } from "./Errors.js"
+
+const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" }
+
+const fail = (file: string, what: string) => (e: unknown) =>
+  new ConfigError({ message: `${file}: cannot ${what} (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, file })
+
+/** The file's text and its parsed value; a missing file is empty, a broken one is not edited. */
+const read = (file: string) =>
+  Effect.tryPromise({
+    try: () => readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "" : Promise.reject(e))),
+    catch: fail(file, "read the settings file")
+  }).pipe(Effect.flatMap((text) => {
+    const errors: Array<ParseError> = []
+    const value: unknown = text.trim() === "" ? {} : parse(text, errors, { allowTrailingComma: true })
+    if (errors.length > 0 || typeof value !== "object" || value === null || Array.isArray(value)) {
+      const why = errors[0] ? printParseErrorCode(errors[0].error) : "not a JSON object"
+      return Effect.fail(new ConfigError({ message: `${file}: not edited, the file is not valid settings (${why}); fix it first.`, file }))
+    }
+    return Effect.succeed({ text, value: value as Record<string, any> })
+  }))
+
+/** Writes next to the target then renames, so a crash or a concurrent reader never sees half a file. */
+const writeAtomic = (file: string, text: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      await mkdir(Path.dirname(file), { recursive: true })
+      const tmp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`
+      try {
+        await writeFile(tmp, text.endsWith("\n") ? text : `${text}\n`, "utf8")
+        await rename(tmp, file)
+      } catch (e) {
+        await rm(tmp, { force: true })
+        throw e
+      }
+    },
+    catch: fail(file, "write the settings file")
+  })
+
+/** jsonc-parser throws when the path crosses a non-object (`"permissions": 1`): a ConfigError, not a defect. */
+const edit = (file: string, text: string, path: Array<string | number>, value: unknown, isArrayInsertion = false) =>
+  Effect.try({
+    try: () => applyEdits(text, modify(text, path, value, { formattingOptions, isArrayInsertion })),
+    catch: (e) => new ConfigError({ message: `${file}: cannot set ${path.join(".")} (${String(e)}); fix the file by hand.`, file })
+  })
+
+/** Adds or replaces one server under `mcpServers`, creating the file and its directory if needed. */
+export const writeServerEntry = Effect.fn("SettingsFile.writeServerEntry")(
+  function*(file: string, name: string, config: ServerConfig | Record<string, unknown>) {
+    const { text } = yield* read(file)
+    yield* writeAtomic(file, yield* edit(file, text, ["mcpServers", name], config))
+  }
+)
+
+/** Removes one server; `false` (and no write) when the file does not define it. */
+export const removeServerEntry = Effect.fn("SettingsFile.removeServerEntry")(function*(file: string, name: string) {
+  const { text, value } = yield* read(file)
+  const servers = value.mcpServers
+  if (typeof servers !== "object" || servers === null || !Object.hasOwn(servers, name)) return false
+  yield* writeAtomic(file, yield* edit(file, text, ["mcpServers", name], undefined))
+  return true
+})
+
+/** Appends a permission rule unless already there; the "always" answer writes an allow rule this way. */
+export const addPermissionRule = Effect.fn("SettingsFile.addPermissionRule")(
+  function*(file: string, behavior: "allow" | "ask" | "deny", rule: string) {
+    const { text, value } = yield* read(file)
+    const existing: unknown = value.permissions?.[behavior]
+    if (Array.isArray(existing) && existing.includes(rule)) return
+    const next = Array.isArray(existing)
+      ? edit(file, text, ["permissions", behavior, -1], rule, true)
+      : edit(file, text, ["permissions", behavior], [rule])
+    yield* writeAtomic(file, yield* next)
+  }
+)
