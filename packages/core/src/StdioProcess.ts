@@ -1,0 +1,497 @@
+/**
+ * The stdio transport: a server as a child process in its own process group, JSON-RPC lines over
+ * its stdin/stdout, stderr kept as a bounded tail for error messages. Shutdown signals the whole
+ * group (SIGINT, SIGTERM after 100 ms, SIGKILL after 400 ms more), so `npx` and shell wrappers
+ * leave no grandchildren behind (CLI.md, "Lifecycle promises"). It replaces the SDK's
+ * `StdioClientTransport`, which waits 2 s + 2 s and signals only the direct child.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js"
+import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import type { ResolvedServer, StdioServerConfig } from "./Config.js"
+import { ServerUnavailable } from "./Errors.js"
+import type { OpenedTransport } from "./Transport.js"
+
+// ---------------------------------------------------------------------------------------------
+// Environment
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Parent variables a stdio server inherits without being asked. Servers get the parent's secrets
+ * (API keys, cloud credentials, tokens) only when the settings name them in `env`
+ * (`"GITHUB_TOKEN": "${GITHUB_TOKEN}"`), as the SDK and other hosts do.
+ *
+ * - HOME, LOGNAME, PATH, SHELL, TERM, USER: the SDK's `getDefaultEnvironment()` list (sudo's
+ *   default keep-list); `npx`, `uvx` and most servers need HOME and PATH to work at all.
+ * - LANG, LC_ALL, LC_CTYPE, TZ: locale and time zone; affect text encoding and dates, carry no data.
+ * - TMPDIR: where the user wants temporary files (macOS sets a per-user one).
+ * - NODE_EXTRA_CA_CERTS: a file path, not a secret; behind corporate TLS proxies `npx` cannot
+ *   reach the registry without it.
+ * - Not HTTP(S)_PROXY / ALL_PROXY: proxy URLs often embed credentials; name them in `env`.
+ */
+export const inheritedVariables: ReadonlyArray<string> = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TMPDIR",
+  "NODE_EXTRA_CA_CERTS"
+]
+
+/** Windows needs these to start anything at all (the SDK's Windows list). */
+const windowsVariables: ReadonlyArray<string> = [
+  "APPDATA",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "LOCALAPPDATA",
+  "PATH",
+  "PROCESSOR_ARCHITECTURE",
+  "SYSTEMDRIVE",
+  "SYSTEMROOT",
+  "TEMP",
+  "USERNAME",
+  "USERPROFILE",
+  "PROGRAMFILES"
+]
+
+/**
+ * The environment of a stdio server: the safe default set from the parent plus the settings'
+ * `env` on top. A pure function so the rule "secrets are never passed implicitly" is testable.
+ * Values starting with `()` (exported shell functions) are never inherited.
+ */
+export const childEnvironment = (
+  parent: Readonly<Record<string, string | undefined>>,
+  configEnv: Readonly<Record<string, string>> | undefined,
+  platform: NodeJS.Platform = process.platform
+): Record<string, string> => {
+  const env: Record<string, string> = {}
+  const keys = platform === "win32" ? [...inheritedVariables, ...windowsVariables] : inheritedVariables
+  for (const key of keys) {
+    const value = parent[key]
+    if (value === undefined || value.startsWith("()")) continue
+    env[key] = value
+  }
+  if (configEnv !== undefined) {
+    for (const [key, value] of Object.entries(configEnv)) env[key] = value
+  }
+  return env
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounded stderr tail
+// ---------------------------------------------------------------------------------------------
+
+/** Last lines of a stream, at most `maxLines` lines and about `maxChars` characters. */
+class Tail {
+  private lines: Array<string> = []
+  private chars = 0
+  private partial = ""
+
+  constructor(
+    private readonly maxLines = 50,
+    private readonly maxChars = 8 * 1024
+  ) {}
+
+  /** Appends raw text (may contain several lines or part of one). */
+  write(text: string): void {
+    const parts = (this.partial + text).split("\n")
+    this.partial = parts.pop() ?? ""
+    if (this.partial.length > this.maxChars) this.partial = this.partial.slice(-this.maxChars)
+    for (const line of parts) this.push(line.replace(/\r$/, ""))
+  }
+
+  /** Appends one complete line. */
+  push(line: string): void {
+    const kept = line.length > this.maxChars ? line.slice(-this.maxChars) : line
+    this.lines.push(kept)
+    this.chars += kept.length + 1
+    while (this.lines.length > this.maxLines || (this.chars > this.maxChars && this.lines.length > 1)) {
+      this.chars -= this.lines.shift()!.length + 1
+    }
+  }
+
+  text(): string | undefined {
+    const all = this.partial === "" ? this.lines : [...this.lines, this.partial]
+    const text = all.join("\n").trim()
+    return text === "" ? undefined : text
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Process group helpers
+// ---------------------------------------------------------------------------------------------
+
+const SIGTERM_AFTER_MS = 100
+const SIGKILL_AFTER_MS = 400
+/** After SIGKILL nothing can resist; this only waits for the kernel to tear the group down. */
+const REAP_WAIT_MS = 90
+const POLL_MS = 10
+
+const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
+  try {
+    process.kill(-pgid, signal)
+  } catch {
+    // ESRCH: the group is gone already.
+  }
+}
+
+/**
+ * Whether a Linux process group still has a member that is not a zombie. Orphaned members are
+ * re-parented to PID 1, and some container inits never reap them: `kill(-pgid, 0)` then keeps
+ * succeeding for processes that are already dead.
+ */
+const linuxGroupHasLiveMember = (pgid: number): boolean => {
+  let entries: Array<string>
+  try {
+    entries = readdirSync("/proc")
+  } catch {
+    return true
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+    } catch {
+      continue
+    }
+    // "pid (comm) S ppid pgrp ..."; comm may contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true
+  }
+  return false
+}
+
+// ---------------------------------------------------------------------------------------------
+// The transport
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link openStdio}. */
+export interface StdioOptions {
+  /** The parent environment to pick inherited variables from; defaults to `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** Called with every line that is worth a log entry (non-JSON-RPC stdout lines). */
+  readonly onDiagnostic?: (line: string) => void
+}
+
+const describeCommand = (config: StdioServerConfig): string =>
+  [config.command, ...(config.args ?? [])].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")
+
+const pipeError = (server: string, detail: string): Error =>
+  Object.assign(new Error(`MCP server "${server}": cannot send, ${detail}`), { code: "EPIPE" })
+
+/**
+ * An SDK `Transport` over a spawned child. Exported for tests and for callers that need the pid;
+ * the pool gets it through {@link openStdio}, which ties its shutdown to a scope.
+ */
+export class StdioChildTransport implements SdkTransport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void
+
+  /** The child's pid, which is also its process group id. */
+  readonly pid: number
+
+  private readonly stderrTail = new Tail()
+  private readonly stdoutChunks: Array<Buffer> = []
+  private stdoutPending = 0
+  private discardingLine = false
+  private started = false
+  private readonly queued: Array<JSONRPCMessage> = []
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  private ended = false
+  private closeNotified = false
+  private closing = false
+  private closePromise: Promise<void> | undefined
+
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly serverName: string,
+    private readonly command: string,
+    private readonly onDiagnostic: ((line: string) => void) | undefined
+  ) {
+    this.pid = child.pid!
+    child.stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk))
+    child.stdout!.on("error", () => {})
+    child.stderr!.setEncoding("utf8")
+    child.stderr!.on("data", (text: string) => this.stderrTail.write(text))
+    child.stderr!.on("error", () => {})
+    // EPIPE and friends when the child is gone: `send` reports them, they must not crash us.
+    child.stdin!.on("error", (error) => {
+      if (!this.closing && this.exit === undefined) this.onerror?.(error)
+    })
+    child.on("error", (error) => {
+      if (!this.closing) this.onerror?.(error)
+    })
+    child.on("exit", (code, signal) => {
+      this.exit = { code, signal }
+      // 'close' waits for stdout/stderr to end; a grandchild holding them open would delay it
+      // forever, so do not wait long for it.
+      setTimeout(() => this.onEnded(), 50).unref()
+    })
+    child.on("close", () => this.onEnded())
+  }
+
+  /** The last lines the server wrote to stderr (and skipped stdout lines). */
+  diagnostics(): string | undefined {
+    return this.stderrTail.text()
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("StdioChildTransport already started")
+    this.started = true
+    for (const message of this.queued.splice(0)) this.onmessage?.(message)
+    if (this.ended) {
+      this.notifyClose()
+      throw this.exitError()
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child.stdin!
+    if (this.exit !== undefined) return Promise.reject(pipeError(this.serverName, `the process has exited (${this.exitText()})`))
+    if (this.closing || !stdin.writable) return Promise.reject(pipeError(this.serverName, "the connection is closed"))
+    return new Promise((resolve, reject) => {
+      stdin.write(serializeMessage(message), (error) => {
+        if (error) reject(Object.assign(error, { code: (error as NodeJS.ErrnoException).code ?? "EPIPE" }))
+        else resolve()
+      })
+    })
+  }
+
+  /** Ends the whole process group; idempotent, every caller awaits the same shutdown. */
+  close(): Promise<void> {
+    this.closePromise ??= this.shutdown().finally(() => this.notifyClose())
+    return this.closePromise
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing = true
+    try {
+      this.child.stdin!.end()
+    } catch {
+      // already destroyed
+    }
+    if (!this.groupAlive()) return
+    signalGroup(this.pid, "SIGINT")
+    if (await this.waitGroupGone(SIGTERM_AFTER_MS)) return
+    signalGroup(this.pid, "SIGTERM")
+    if (await this.waitGroupGone(SIGKILL_AFTER_MS)) return
+    signalGroup(this.pid, "SIGKILL")
+    await this.waitGroupGone(REAP_WAIT_MS)
+  }
+
+  /** Whether anything of the group (the leader or any descendant that stayed in it) still runs. */
+  private groupAlive(): boolean {
+    try {
+      process.kill(-this.pid, 0)
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM"
+    }
+    if (this.exit === undefined) return true
+    return process.platform === "linux" ? linuxGroupHasLiveMember(this.pid) : true
+  }
+
+  /**
+   * Resolves true as soon as the group is gone, false after `ms`. Polls because grandchildren send
+   * us no events. The timers stay referenced: the escalation must complete even when nothing else
+   * keeps the event loop alive, and it lasts at most 600 ms.
+   */
+  private waitGroupGone(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      let done = false
+      const finish = (gone: boolean) => {
+        if (done) return
+        done = true
+        clearInterval(poll)
+        clearTimeout(timer)
+        this.child.off("exit", check)
+        resolve(gone)
+      }
+      const check = () => {
+        if (!this.groupAlive()) finish(true)
+      }
+      const poll = setInterval(check, POLL_MS)
+      const timer = setTimeout(() => finish(!this.groupAlive()), ms)
+      this.child.on("exit", check)
+      check()
+    })
+  }
+
+  private onEnded(): void {
+    if (this.ended) return
+    this.ended = true
+    this.flushPartialLine()
+    if (!this.closing && this.started) this.onerror?.(this.exitError())
+    if (this.started) this.notifyClose()
+  }
+
+  private notifyClose(): void {
+    if (this.closeNotified || !this.started) return
+    this.closeNotified = true
+    this.onclose?.()
+  }
+
+  private exitText(): string {
+    if (this.exit === undefined) return "still running"
+    return this.exit.signal !== null ? `killed by ${this.exit.signal}` : `exit code ${this.exit.code}`
+  }
+
+  private exitError(): Error {
+    const tail = this.diagnostics()
+    return new Error(
+      `MCP server "${this.serverName}" (${this.command}) exited unexpectedly, ${this.exitText()}` +
+        (tail === undefined ? "" : `\nstderr:\n${tail}`)
+    )
+  }
+
+  // Own line splitting instead of the SDK's ReadBuffer: one bad line (a banner, a stray
+  // console.log) must be skipped, not end the connection, and chunks are joined once per line
+  // instead of once per chunk.
+  private onStdout(chunk: Buffer): void {
+    let start = 0
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(0x0a, start)
+      if (newline === -1) {
+        this.appendPartial(chunk.subarray(start))
+        return
+      }
+      const piece = chunk.subarray(start, newline)
+      start = newline + 1
+      if (this.discardingLine) {
+        this.discardingLine = false
+        this.stdoutChunks.length = 0
+        this.stdoutPending = 0
+        continue
+      }
+      const line =
+        this.stdoutChunks.length === 0 ? piece : Buffer.concat([...this.stdoutChunks, piece], this.stdoutPending + piece.length)
+      this.stdoutChunks.length = 0
+      this.stdoutPending = 0
+      this.handleLine(line.toString("utf8"))
+    }
+  }
+
+  private appendPartial(piece: Buffer): void {
+    if (this.discardingLine) return
+    this.stdoutPending += piece.length
+    if (this.stdoutPending > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
+      this.stdoutChunks.length = 0
+      this.stdoutPending = 0
+      this.discardingLine = true
+      this.diagnostic(`stdout line longer than ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes, skipped`)
+      return
+    }
+    // Copy: the stream may reuse the chunk's memory.
+    this.stdoutChunks.push(Buffer.from(piece))
+  }
+
+  private flushPartialLine(): void {
+    if (this.stdoutChunks.length === 0 || this.discardingLine) return
+    const line = Buffer.concat(this.stdoutChunks).toString("utf8")
+    this.stdoutChunks.length = 0
+    this.stdoutPending = 0
+    this.handleLine(line)
+  }
+
+  private handleLine(raw: string): void {
+    const line = raw.replace(/\r$/, "")
+    if (line.trim() === "") return
+    let message: JSONRPCMessage
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line))
+    } catch {
+      this.diagnostic(`stdout line is not JSON-RPC, skipped: ${line.length > 200 ? line.slice(0, 200) + "…" : line}`)
+      return
+    }
+    if (this.started) this.onmessage?.(message)
+    else this.queued.push(message)
+  }
+
+  private diagnostic(line: string): void {
+    this.stderrTail.push(`[mcpctl] ${line}`)
+    this.onDiagnostic?.(`MCP server "${this.serverName}": ${line}`)
+  }
+}
+
+const spawnFailure = (server: ResolvedServer, config: StdioServerConfig, error: NodeJS.ErrnoException): ServerUnavailable => {
+  const where = `"${server.originalName}" in ${server.source}`
+  let message: string
+  if (error.code === "ENOENT" && config.cwd !== undefined && !existsSync(config.cwd)) {
+    message = `Cannot start MCP server "${server.name}": its working directory "${config.cwd}" does not exist. Fix "cwd" of ${where}.`
+  } else if (error.code === "ENOENT") {
+    message =
+      `Cannot start MCP server "${server.name}": command "${config.command}" not found. ` +
+      `Is it installed and on PATH? Install it, or give its absolute path as "command" of ${where}.`
+  } else if (error.code === "EACCES") {
+    message =
+      `Cannot start MCP server "${server.name}": command "${config.command}" is not executable (permission denied). ` +
+      `Make it executable (chmod +x) or run it through its interpreter in ${where}.`
+  } else {
+    message = `Cannot start MCP server "${server.name}" (${describeCommand(config)}): ${error.message}`
+  }
+  return new ServerUnavailable({ message, server: server.name, status: "failed" })
+}
+
+/**
+ * Starts a stdio server in its own process group and returns it as an SDK transport bound to the
+ * scope: closing the scope (or the transport) runs the SIGINT → SIGTERM → SIGKILL escalation on
+ * the whole group, and the finalizer waits for it, so nothing outlives the scope by more than
+ * ~600 ms. A command that cannot be started fails here, before any JSON-RPC, with the fix.
+ */
+export const openStdio = (
+  server: ResolvedServer,
+  config: StdioServerConfig,
+  options?: StdioOptions
+): Effect.Effect<OpenedTransport, ServerUnavailable, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.async<StdioChildTransport, ServerUnavailable>((resume) => {
+      let child: ChildProcess
+      try {
+        child = spawn(config.command, [...(config.args ?? [])], {
+          detached: true,
+          stdio: ["pipe", "pipe", "pipe"],
+          cwd: config.cwd,
+          env: childEnvironment(options?.env ?? process.env, config.env),
+          windowsHide: true
+        })
+      } catch (error) {
+        resume(Effect.fail(spawnFailure(server, config, error as NodeJS.ErrnoException)))
+        return
+      }
+      const onError = (error: NodeJS.ErrnoException) => {
+        child.off("spawn", onSpawn)
+        // Streams are created even when spawning fails; do not leave them open.
+        child.stdin?.destroy()
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+        resume(Effect.fail(spawnFailure(server, config, error)))
+      }
+      const onSpawn = () => {
+        child.off("error", onError)
+        resume(Effect.succeed(new StdioChildTransport(child, server.name, describeCommand(config), options?.onDiagnostic)))
+      }
+      child.once("error", onError)
+      child.once("spawn", onSpawn)
+    }),
+    (transport) => Effect.promise(() => transport.close())
+  ).pipe(
+    Effect.map(
+      (transport): OpenedTransport => ({
+        kind: "stdio",
+        transport,
+        diagnostics: () => transport.diagnostics()
+      })
+    ),
+    Effect.withSpan("StdioProcess.openStdio", { attributes: { server: server.name, command: config.command } })
+  )
