@@ -17,5 +17,7 @@ await build({
   legalComments: "none",
   // CommonJS dependencies bundled into ESM need a require().
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  // ESM entry points first: jsonc-parser's UMD "main" uses a dynamic require esbuild cannot follow.
+  mainFields: ["module", "main"],
   logLevel: "warning"
 })

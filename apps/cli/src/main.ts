@@ -1,1 +1,51 @@
-console.log("mcpctl: under construction")
+/**
+ * mcpctl: the command line. Composes the commands and runs them under `NodeRuntime.runMain`, so
+ * Ctrl-C interrupts the program and every scope (child processes included) closes before exit.
+ */
+import * as Command from "@effect/cli/Command"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import { call } from "./commands/call.js"
+import { servers } from "./commands/servers.js"
+import { tools } from "./commands/tools.js"
+import { exitCodeFor } from "./Host.js"
+
+const mcpctl = Command.make("mcpctl").pipe(
+  Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
+  Command.withSubcommands([servers, tools, call])
+)
+
+const cli = Command.run(mcpctl, { name: "mcpctl", version: "0.1.0" })
+
+/** Exit codes of CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
+const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit)) return exitCodeFor(undefined)
+  if (Cause.isInterruptedOnly(exit.cause)) return 130
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isSome(failure)) {
+    const error = failure.value as { _tag?: string }
+    if (typeof error?._tag === "string" && "message" in (error as object)) {
+      try {
+        return exitCodeFor(error as never)
+      } catch {
+        return 2
+      }
+    }
+    return 2
+  }
+  process.stderr.write(`mcpctl: internal error\n${Cause.pretty(exit.cause)}\n`)
+  return 70
+}
+
+cli(process.argv).pipe(
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain({
+    disableErrorReporting: true,
+    // Always exit explicitly: a server that leaves a socket open must never keep mcpctl alive.
+    teardown: (exit) => process.exit(codeOf(exit))
+  })
+)

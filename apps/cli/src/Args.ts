@@ -1,0 +1,79 @@
+/**
+ * Tool arguments from the command line: `--args JSON` and `key=value` pairs, each value coerced
+ * by the tool's input schema so `count=3` sends a number and `tags=["a"]` an array.
+ */
+import { UsageError } from "@mcpctl/core/Errors"
+import * as Either from "effect/Either"
+
+type JsonSchema = { readonly type?: unknown; readonly properties?: Record<string, JsonSchema> } & Record<string, unknown>
+
+const typesOf = (schema: JsonSchema | undefined): ReadonlyArray<string> =>
+  schema === undefined
+    ? []
+    : Array.isArray(schema.type)
+    ? schema.type.filter((t): t is string => typeof t === "string")
+    : typeof schema.type === "string"
+    ? [schema.type]
+    : []
+
+const tryJson = (text: string): Either.Either<unknown, string> => {
+  try {
+    return Either.right(JSON.parse(text))
+  } catch (e) {
+    return Either.left((e as Error).message)
+  }
+}
+
+/** One value by its property schema; a value the schema cannot take is a usage error naming the key. */
+export const coerceValue = (key: string, raw: string, schema: JsonSchema | undefined): Either.Either<unknown, UsageError> => {
+  const types = typesOf(schema)
+  const fail = (what: string) =>
+    Either.left(new UsageError({ message: `Argument ${key}=${raw}: ${what}. Use --args '{"${key}": …}' for exact JSON.` }))
+  if (types.length === 0) {
+    // No schema for this key: JSON when it parses (numbers, true, objects), else the text itself.
+    return Either.orElse(tryJson(raw), () => Either.right(raw))
+  }
+  if (types.includes("string")) return Either.right(raw)
+  if (types.includes("integer") || types.includes("number")) {
+    const n = Number(raw)
+    if (raw.trim() === "" || Number.isNaN(n)) return fail(`expected a number`)
+    if (!types.includes("number") && !Number.isInteger(n)) return fail(`expected an integer`)
+    return Either.right(n)
+  }
+  if (types.includes("boolean")) {
+    if (raw === "true" || raw === "false") return Either.right(raw === "true")
+    return fail(`expected true or false`)
+  }
+  if (types.includes("null") && raw === "null") return Either.right(null)
+  return Either.mapLeft(tryJson(raw), (why) => new UsageError({ message: `Argument ${key}: expected JSON (${why}).` }))
+}
+
+/** `--args` merged with `key=value` pairs (pairs win), checked against the input schema's types. */
+export const buildArguments = (
+  argsJson: string | undefined,
+  pairs: ReadonlyArray<string>,
+  inputSchema: JsonSchema | undefined
+): Either.Either<Record<string, unknown>, UsageError> => {
+  let base: Record<string, unknown> = {}
+  if (argsJson !== undefined) {
+    const parsed = tryJson(argsJson)
+    if (Either.isLeft(parsed)) {
+      return Either.left(new UsageError({ message: `--args is not valid JSON: ${parsed.left}` }))
+    }
+    if (typeof parsed.right !== "object" || parsed.right === null || Array.isArray(parsed.right)) {
+      return Either.left(new UsageError({ message: `--args must be a JSON object, like '{"path": "README.md"}'.` }))
+    }
+    base = { ...(parsed.right as Record<string, unknown>) }
+  }
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=")
+    if (eq <= 0) {
+      return Either.left(new UsageError({ message: `"${pair}" is not key=value. Example: path=README.md` }))
+    }
+    const key = pair.slice(0, eq)
+    const value = coerceValue(key, pair.slice(eq + 1), inputSchema?.properties?.[key])
+    if (Either.isLeft(value)) return Either.left(value.left)
+    base[key] = value.right
+  }
+  return Either.right(base)
+}

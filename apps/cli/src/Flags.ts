@@ -1,0 +1,21 @@
+/** The flags every command shares, declared once. */
+import * as Options from "@effect/cli/Options"
+
+export const json = Options.boolean("json").pipe(
+  Options.withDescription("Print one JSON document on stdout; messages and progress go to stderr")
+)
+export const config = Options.text("config").pipe(
+  Options.repeated,
+  Options.withDescription("Settings file to add on top of the user/project/local scopes (repeatable)")
+)
+export const cwd = Options.text("cwd").pipe(
+  Options.optional,
+  Options.withDescription("Project directory (default: the current directory)")
+)
+export const yes = Options.boolean("yes").pipe(
+  Options.withAlias("y"),
+  Options.withDescription("Approve calls that the rules say to ask about (deny rules still win)")
+)
+
+/** `--json`, `--config`, `--cwd`. */
+export const global = { json, config, cwd } as const

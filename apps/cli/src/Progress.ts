@@ -1,0 +1,33 @@
+/**
+ * A one-line "connecting" display on stderr while servers connect, only on a terminal: scripts
+ * and CI logs never see carriage returns.
+ */
+import type { ServerState } from "@mcpctl/core/ConnectionPool"
+import * as Effect from "effect/Effect"
+
+const mark: Record<ServerState["status"], string> = {
+  connected: "✓",
+  failed: "✗",
+  "needs-auth": "!",
+  pending: "…",
+  disabled: "-"
+}
+
+/** Tracks settled servers and redraws the line; `done` clears it. */
+export const makeProgress = (total: number, enabled = Boolean(process.stderr.isTTY)) => {
+  let settled = 0
+  const recent: Array<string> = []
+  const draw = (text: string) => process.stderr.write(`\r\x1b[K${text}`)
+  if (enabled && total > 0) draw(`Connecting to ${total} server${total === 1 ? "" : "s"}…`)
+  return {
+    onSettled: (state: ServerState) =>
+      Effect.sync(() => {
+        settled++
+        recent.push(`${state.server.name} ${mark[state.status]}`)
+        if (enabled) draw(`Connecting ${settled}/${total}  ${recent.slice(-6).join("  ")}`)
+      }),
+    done: Effect.sync(() => {
+      if (enabled && total > 0) process.stderr.write("\r\x1b[K")
+    })
+  }
+}

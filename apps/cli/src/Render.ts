@@ -1,0 +1,43 @@
+/**
+ * Output for people and for scripts: aligned tables and text on stdout, one JSON document with
+ * `--json`; messages and progress always on stderr so stdout stays parseable.
+ */
+
+/** Writes one line to stdout. */
+export const out = (line = ""): void => {
+  process.stdout.write(line + "\n")
+}
+
+/** Writes one line to stderr. */
+export const err = (line = ""): void => {
+  process.stderr.write(line + "\n")
+}
+
+/** The one JSON document of a `--json` run. */
+export const json = (value: unknown): void => {
+  process.stdout.write(JSON.stringify(value, null, 2) + "\n")
+}
+
+const visibleLength = (text: string): number => [...text].length
+
+/**
+ * Columns padded to their widest cell; the last column is never padded so long descriptions do
+ * not leave trailing blanks (pure, tested).
+ */
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+  const all = [header, ...rows]
+  const widths = header.map((_, i) => Math.max(...all.map((r) => visibleLength(r[i] ?? ""))))
+  return all
+    .map((row) =>
+      row.map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat(widths[i]! - visibleLength(cell))))
+        .join("  ")
+        .trimEnd()
+    )
+    .join("\n")
+}
+
+/** First line of a text, cut to `max` characters, for table cells. */
+export const oneLine = (text: string | undefined, max = 80): string => {
+  const first = (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? ""
+  return first.length > max ? first.slice(0, max - 1) + "…" : first
+}

@@ -1,0 +1,87 @@
+/** `mcpctl call NAME [--args JSON] [key=value…]`: check permission, run one tool. */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import { McpConfig } from "@mcpctl/core/Config"
+import { budgetChars, type ContentItem, persistCallContent, shapeCallResult } from "@mcpctl/core/Content"
+import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import { UsageError } from "@mcpctl/core/Errors"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Path from "node:path"
+import { buildArguments } from "../Args.js"
+import * as Flags from "../Flags.js"
+import { runOnHost, setExitCode } from "../Host.js"
+import { err, json, out } from "../Render.js"
+
+const name = Args.text({ name: "name" }).pipe(Args.withDescription("Tool name, mcp__<server>__<tool>"))
+const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
+const argsJson = Options.text("args").pipe(Options.optional, Options.withDescription("Arguments as a JSON object"))
+const timeout = Options.integer("timeout").pipe(
+  Options.optional,
+  Options.withDescription("Tool-call timeout in ms (overrides the server's timeout and MCP_TOOL_TIMEOUT)")
+)
+
+/** Human rendering of one content item. */
+const render = (item: ContentItem): string => {
+  switch (item.type) {
+    case "text":
+      return item.text
+    case "file":
+      return `[${item.originalType} ${item.mimeType}, ${item.bytes} bytes saved to ${item.path}]`
+    case "resource":
+      return "text" in item.resource ? item.resource.text as string : `[resource ${item.resource.uri}]`
+    case "resource_link":
+      return `[resource link ${item.uri}${item.name ? ` (${item.name})` : ""}]`
+    default:
+      return JSON.stringify(item)
+  }
+}
+
+export const call = Command.make(
+  "call",
+  { ...Flags.global, yes: Flags.yes, args: argsJson, timeout, name, pairs },
+  (flags) =>
+    runOnHost(flags, Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const config = yield* McpConfig
+      const tool = yield* registry.resolve(flags.name)
+      const args = yield* buildArguments(
+        Option.getOrUndefined(flags.args),
+        flags.pairs,
+        tool.inputSchema as never
+      )
+      const { result } = yield* registry.call(flags.name, args, {
+        timeoutMs: Option.getOrUndefined(flags.timeout)
+      })
+      const persisted = yield* persistCallContent(result, Path.join(config.home, "outputs")).pipe(
+        Effect.mapError((e) => new UsageError({ message: `Could not save binary output: ${e.message}` }))
+      )
+      const shaped = shapeCallResult(
+        { content: persisted.content, structuredContent: result.structuredContent },
+        budgetChars(config.limits.maxOutputTokens)
+      )
+      const isError = result.isError === true
+      if (isError) yield* setExitCode(1)
+      if (flags.json) {
+        return json({
+          name: tool.name,
+          server: tool.server,
+          tool: tool.tool,
+          isError,
+          content: shaped.content,
+          structuredContent: shaped.structuredContent ?? null,
+          truncated: shaped.truncated,
+          ...(shaped.notes.length > 0 ? { notes: shaped.notes } : {}),
+          files: persisted.files
+        })
+      }
+      const text = shaped.content.map(render).join("\n")
+      if (shaped.structuredContent !== undefined && shaped.content.length === 0) {
+        out(JSON.stringify(shaped.structuredContent, null, 2))
+      } else {
+        ;(isError ? err : out)(text)
+      }
+      for (const note of shaped.notes) err(`note: ${note}`)
+    }))
+).pipe(Command.withDescription("Run one tool (after the permission check) and print its result"))

@@ -1,0 +1,97 @@
+/** `mcpctl servers`: connect every enabled server and report each. */
+import * as Command from "@effect/cli/Command"
+import { ConnectionPool, type ServerState } from "@mcpctl/core/ConnectionPool"
+import { listPrompts, listResources } from "@mcpctl/core/Resources"
+import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import * as Effect from "effect/Effect"
+import * as Flags from "../Flags.js"
+import { runOnHost } from "../Host.js"
+import { makeProgress } from "../Progress.js"
+import { err, json, out, table } from "../Render.js"
+
+/** One row of `servers --json`. */
+interface ServerReport {
+  readonly name: string
+  readonly scope: string
+  readonly source: string
+  readonly transport: string
+  readonly status: ServerState["status"]
+  readonly tools: number | null
+  readonly resources: number | null
+  readonly prompts: number | null
+  readonly serverInfo: { readonly name: string; readonly version: string } | null
+  readonly connectMs: number | null
+  readonly error: string | null
+}
+
+const count = <A>(effect: Effect.Effect<ReadonlyArray<A>, unknown, any>) =>
+  effect.pipe(Effect.map((xs) => xs.length), Effect.orElseSucceed(() => null))
+
+/** Connects all servers and gathers each one's report (counts only for connected servers). */
+export const gather = Effect.gen(function*() {
+  const pool = yield* ConnectionPool
+  const registry = yield* ToolRegistry
+  const progress = makeProgress(pool.servers.filter((s) => !s.config.disabled).length)
+  const states = yield* pool.connectAll({ onSettled: progress.onSettled })
+  yield* progress.done
+  const disabled = pool.servers.filter((s) => s.config.disabled).map((s) => ({ status: "disabled" as const, server: s }))
+  const all: ReadonlyArray<ServerState> = [...states, ...disabled]
+  return yield* Effect.forEach(all, (state): Effect.Effect<ServerReport, never, any> =>
+    Effect.gen(function*() {
+      const s = state.server
+      const base = { name: s.name, scope: s.scope, source: s.source, transport: s.transport }
+      if (state.status !== "connected") {
+        return {
+          ...base,
+          status: state.status,
+          tools: null,
+          resources: null,
+          prompts: null,
+          serverInfo: null,
+          connectMs: "connectMs" in state ? state.connectMs ?? null : null,
+          error: "error" in state ? state.error.message : null
+        }
+      }
+      const c = state.connection
+      const [tools, resources, prompts] = yield* Effect.all(
+        [count(registry.listServer(s.name)), count(listResources(s.name)), count(listPrompts(s.name))],
+        { concurrency: "unbounded" }
+      )
+      return {
+        ...base,
+        transport: c.kind,
+        status: state.status,
+        tools,
+        resources,
+        prompts,
+        serverInfo: c.serverInfo ? { name: c.serverInfo.name, version: c.serverInfo.version } : null,
+        connectMs: c.connectMs,
+        error: null
+      }
+    }), { concurrency: "unbounded" })
+})
+
+const dash = (n: number | null) => (n === null ? "-" : String(n))
+
+export const servers = Command.make("servers", { ...Flags.global }, (flags) =>
+  runOnHost(flags, Effect.gen(function*() {
+    const reports = yield* gather
+    if (flags.json) return json({ servers: reports })
+    if (reports.length === 0) {
+      return err("No MCP servers configured. Add one with `mcpctl add NAME -- COMMAND ARGS…` or pass --config FILE.")
+    }
+    out(table(
+      ["NAME", "STATUS", "TRANSPORT", "TOOLS", "RESOURCES", "PROMPTS", "TIME", "SOURCE"],
+      reports.map((r) => [
+        r.name,
+        r.status,
+        r.transport,
+        dash(r.tools),
+        dash(r.resources),
+        dash(r.prompts),
+        r.connectMs === null ? "-" : `${r.connectMs} ms`,
+        `${r.scope}: ${r.source}`
+      ])
+    ))
+    for (const r of reports) if (r.error) err(`\n${r.name}: ${r.error}`)
+  }))).pipe(Command.withDescription("Connect to every enabled server and report its status"))

@@ -1,0 +1,55 @@
+/** `mcpctl tools [SERVER…]`: the catalogue. */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { Permission } from "@mcpctl/core/Permission"
+import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import * as Effect from "effect/Effect"
+import * as Flags from "../Flags.js"
+import { runOnHost } from "../Host.js"
+import { makeProgress } from "../Progress.js"
+import { err, json, oneLine, out, table } from "../Render.js"
+
+const serverArgs = Args.text({ name: "server" }).pipe(Args.repeated)
+
+export const tools = Command.make("tools", { ...Flags.global, servers: serverArgs }, (flags) =>
+  runOnHost(flags, Effect.gen(function*() {
+    const pool = yield* ConnectionPool
+    const registry = yield* ToolRegistry
+    const permission = yield* Permission
+    const names = flags.servers.length > 0 ? flags.servers : undefined
+    const wanted = names ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
+    const progress = makeProgress(wanted.length)
+    yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
+    yield* progress.done
+    const { errors, tools } = yield* registry.list(wanted)
+    const rows = tools.map((t) => ({
+      name: t.name,
+      server: t.server,
+      tool: t.tool,
+      title: t.title,
+      description: t.description,
+      readOnly: t.readOnly,
+      destructive: t.destructive,
+      openWorld: t.openWorld,
+      concurrencySafe: t.concurrencySafe,
+      permission: permission.decide(t.name).behavior,
+      inputSchema: t.inputSchema
+    }))
+    if (flags.json) return json({ tools: rows, errors })
+    if (rows.length > 0) {
+      out(table(
+        ["NAME", "PERMISSION", "FLAGS", "DESCRIPTION"],
+        rows.map((t) => [
+          t.name,
+          t.permission,
+          [t.readOnly ? "read-only" : "", t.destructive ? "destructive" : "", t.openWorld ? "open-world" : ""]
+            .filter(Boolean).join(",") || "-",
+          oneLine(t.description || t.title, 70)
+        ])
+      ))
+    } else if (errors.length === 0) {
+      err("No tools. `mcpctl servers` shows which servers are configured and connected.")
+    }
+    for (const e of errors) err(`${e.server} (${e.status}): ${e.message}`)
+  }))).pipe(Command.withDescription("List the tools of every server (or of the servers named)"))
