@@ -1,0 +1,357 @@
+/**
+ * OAuth for remote servers: the SDK's `auth()` does discovery, registration, PKCE, refresh and
+ * the code exchange; this module supplies what it leaves to the host — where credentials live
+ * (`TokenStore`), whether a browser may be opened, and the loopback callback of `mcpctl auth`.
+ *
+ * Two modes, one provider class: during `servers`/`tools`/`call` nothing may open a browser, so
+ * the provider only records that sign-in is needed (the SDK then throws `UnauthorizedError` and
+ * the pool reports `needs-auth`); `signIn` runs the interactive authorization-code flow.
+ */
+import { auth, extractWWWAuthenticateParams, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs/promises"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import type { RemoteServerConfig, ResolvedServer } from "./Config.js"
+import { ConfigError, ServerUnavailable } from "./Errors.js"
+import { clearNeedsAuth } from "./NeedsAuthCache.js"
+import {
+  deleteStored,
+  loopbackRedirectUrl,
+  McpctlOAuthProvider,
+  type ProviderOptions,
+  redactSecrets,
+  serverKey,
+  storeFile
+} from "./TokenStore.js"
+
+export { loopbackRedirectUrl, McpctlOAuthProvider, type ProviderOptions }
+
+/** Default bound on waiting for the browser to come back to the callback (5 minutes). */
+export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60 * 1000
+
+/** The remote part of a server's config, or undefined for stdio (OAuth does not apply). */
+export const remoteConfigOf = (server: ResolvedServer): RemoteServerConfig | undefined =>
+  "url" in server.config ? (server.config as RemoteServerConfig) : undefined
+
+/**
+ * The provider the transport of a remote server gets during `servers`/`tools`/`call`: it uses and
+ * refreshes stored tokens but never opens a browser (check `needsAuth` after a failed connect).
+ */
+export const makeProvider = (home: string, server: ResolvedServer): McpctlOAuthProvider | undefined => {
+  const remote = remoteConfigOf(server)
+  if (!remote || remote.type === "ws") return undefined
+  return new McpctlOAuthProvider({ home, serverName: server.name, serverUrl: remote.url, oauth: remote.oauth })
+}
+
+/**
+ * Whether a connect error means "sign in first" rather than "server broken": the SDK's
+ * `UnauthorizedError`, an OAuth error response, or an HTTP 401 from either remote transport.
+ */
+export const isAuthError = (error: unknown): boolean =>
+  error instanceof UnauthorizedError ||
+  error instanceof OAuthError ||
+  (error instanceof Error && (error as { code?: unknown }).code === 401)
+
+// ---------------------------------------------------------------------------------------------
+// Opening URLs
+// ---------------------------------------------------------------------------------------------
+
+/** The opener for a platform when `$BROWSER` is unset: a command and its leading arguments. */
+export const platformOpener = (platform: NodeJS.Platform = process.platform): ReadonlyArray<string> =>
+  platform === "darwin" ? ["open"] : platform === "win32" ? ["cmd", "/c", "start", '""'] : ["xdg-open"]
+
+/**
+ * The command line that opens `url`: `$BROWSER` split on whitespace with the URL appended (the
+ * conformance suite sets it to a redirect follower), else the platform opener.
+ */
+export const openerCommand = (url: string, browser: string | undefined, platform?: NodeJS.Platform): ReadonlyArray<string> => {
+  const fromEnv = (browser ?? "").trim().split(/\s+/).filter((s) => s.length > 0)
+  return [...(fromEnv.length > 0 ? fromEnv : platformOpener(platform)), url]
+}
+
+/**
+ * Starts the opener detached, output ignored and unref'd: it must not keep mcpctl alive, and it is
+ * never killed (a `$BROWSER` redirect follower has to live until it has hit the callback).
+ * A missing opener is not an error: the URL is printed anyway.
+ */
+export const openInBrowser = (url: string): Effect.Effect<void> =>
+  Effect.sync(() => {
+    const [command, ...args] = openerCommand(url, process.env.BROWSER)
+    try {
+      const child = spawn(command!, args, { detached: true, stdio: "ignore", windowsHide: true })
+      child.on("error", () => undefined)
+      child.unref()
+    } catch {
+      // no opener: the printed URL is the fallback
+    }
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Loopback callback
+// ---------------------------------------------------------------------------------------------
+
+/** What the browser brought back to `/callback`. */
+export type CallbackResult =
+  | { readonly _tag: "Code"; readonly code: string; readonly state: string | undefined }
+  | { readonly _tag: "Error"; readonly error: string; readonly description: string | undefined }
+
+/** Reads a callback request URL; undefined when it is not an OAuth answer (favicon, probes). */
+export const parseCallback = (requestUrl: string): CallbackResult | undefined => {
+  const url = new URL(requestUrl, "http://127.0.0.1")
+  if (url.pathname !== "/callback") return undefined
+  const error = url.searchParams.get("error")
+  if (error !== null) {
+    return { _tag: "Error", error, description: url.searchParams.get("error_description") ?? undefined }
+  }
+  const code = url.searchParams.get("code")
+  return code === null ? undefined : { _tag: "Code", code, state: url.searchParams.get("state") ?? undefined }
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
+  `<body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${body}</p></body></html>`
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** A listening callback server and the first OAuth answer it receives. */
+interface CallbackServer {
+  readonly port: number
+  readonly result: Deferred.Deferred<CallbackResult>
+}
+
+const callbackServer = (serverName: string, port: number) =>
+  Effect.gen(function*() {
+    const result = yield* Deferred.make<CallbackResult>()
+    const server = yield* Effect.acquireRelease(
+      Effect.async<http.Server, ServerUnavailable>((resume) => {
+        const srv = http.createServer((req, res) => {
+          const answer = parseCallback(req.url ?? "/")
+          if (!answer) {
+            res.writeHead(404, { "content-type": "text/plain" }).end("not found")
+            return
+          }
+          const html = answer._tag === "Code"
+            ? page("Signed in", `mcpctl is signed in to ${escapeHtml(serverName)}. You can close this tab.`)
+            : page("Sign-in failed", escapeHtml(answer.description ?? answer.error))
+          res.writeHead(answer._tag === "Code" ? 200 : 400, { "content-type": "text/html; charset=utf-8" }).end(html)
+          Deferred.unsafeDone(result, Exit.succeed(answer))
+        })
+        srv.once("error", (e: NodeJS.ErrnoException) =>
+          resume(Effect.fail(
+            new ServerUnavailable({
+              server: serverName,
+              status: "needs-auth",
+              message: `cannot listen for the OAuth callback on 127.0.0.1:${port} (${e.code ?? e.message}); ` +
+                `free the port or change oauth.callbackPort of ${serverName}`
+            })
+          )))
+        srv.listen(port, "127.0.0.1", () => resume(Effect.succeed(srv)))
+      }),
+      (srv) =>
+        Effect.async<void>((resume) => {
+          srv.close(() => resume(Effect.void))
+          srv.closeAllConnections()
+        })
+    )
+    return { port: (server.address() as AddressInfo).port, result } satisfies CallbackServer
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in and logout
+// ---------------------------------------------------------------------------------------------
+
+/** Options of `signIn`. */
+export interface SignInOptions {
+  /** `$MCPCTL_HOME`. */
+  readonly home: string
+  /** Opens the authorization URL; default `openInBrowser` (`$BROWSER`, else the platform opener). */
+  readonly openUrl?: ((url: string) => Effect.Effect<void>) | undefined
+  /** Where user-facing lines go (the URL is always printed, for headless use). */
+  readonly print: (line: string) => void
+  /** Bound on waiting for the browser, ms; default 5 minutes. */
+  readonly timeoutMs?: number | undefined
+  /** Drop stored tokens first, so a refresh token cannot stand in for a new browser sign-in. */
+  readonly force?: boolean | undefined
+  /** An HTTPS client ID metadata document URL to offer servers that support SEP-991. */
+  readonly clientMetadataUrl?: string | undefined
+}
+
+/**
+ * What the server's 401 says (RFC 9728 `resource_metadata`, the scope it wants), so sign-in
+ * discovers the same way the transport would. Any failure means "no hints".
+ */
+const probeChallenge = (url: string, sse: boolean) =>
+  Effect.tryPromise(async (signal) => {
+    const res = await fetch(url, sse
+      ? { method: "GET", headers: { accept: "text/event-stream" }, signal }
+      : {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "mcpctl", version: "0" } }
+        }),
+        signal
+      })
+    await res.body?.cancel().catch(() => undefined)
+    return res.status === 401 || res.status === 403 ? extractWWWAuthenticateParams(res) : {}
+  }).pipe(
+    Effect.timeout(Duration.seconds(10)),
+    Effect.orElseSucceed(() => ({} as ReturnType<typeof extractWWWAuthenticateParams>))
+  )
+
+/** A stored dynamic registration whose redirect URIs do not include this sign-in's callback. */
+const registeredForOtherRedirect = async (provider: McpctlOAuthProvider, redirectUrl: string): Promise<boolean> => {
+  if (provider.preRegistered) return false
+  const info = await provider.clientInformation()
+  const uris = (info as { redirect_uris?: Array<string> } | undefined)?.redirect_uris
+  return uris !== undefined && !uris.includes(redirectUrl)
+}
+
+/**
+ * `mcpctl auth NAME`: refreshes stored tokens when it can, otherwise runs the authorization-code
+ * flow through a loopback callback on 127.0.0.1 and the browser. Success clears the server's
+ * needs-auth cache entry. Errors never contain a token or secret.
+ */
+export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer, options: SignInOptions) {
+  const remote = remoteConfigOf(server)
+  if (!remote || remote.type === "ws") {
+    return yield* new ConfigError({
+      message: `${server.name} is a ${remote ? "WebSocket" : "stdio"} server; OAuth sign-in applies to http and sse servers`,
+      file: server.source
+    })
+  }
+  const port = remote.oauth?.callbackPort ?? 0
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return yield* new ConfigError({
+      message: `oauth.callbackPort of ${server.name} must be a port number (0-65535), got ${port}`,
+      file: server.source,
+      path: `mcpServers.${server.originalName}.oauth.callbackPort`
+    })
+  }
+  const home = options.home
+  const openUrl = options.openUrl ?? openInBrowser
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS
+
+  yield* Effect.scoped(Effect.gen(function*() {
+    const callback = yield* callbackServer(server.name, port)
+    const redirectUrl = loopbackRedirectUrl(callback.port)
+    const opened: Array<URL> = []
+    const provider = new McpctlOAuthProvider({
+      home,
+      serverName: server.name,
+      serverUrl: remote.url,
+      oauth: remote.oauth,
+      redirectUrl,
+      clientMetadataUrl: options.clientMetadataUrl,
+      onRedirect: async (url) => void opened.push(url)
+    })
+    const fail = (what: string) => (error: unknown) =>
+      Effect.promise(() => provider.secrets()).pipe(
+        Effect.flatMap((secrets) =>
+          new ServerUnavailable({
+            server: server.name,
+            status: "needs-auth",
+            message: redactSecrets(
+              `OAuth sign-in to ${server.name} failed while ${what}: ${error instanceof Error ? error.message : String(error)}`,
+              secrets
+            )
+          })
+        )
+      )
+
+    if (options.force) {
+      yield* Effect.promise(() => provider.invalidateCredentials("tokens"))
+    }
+    const hints = yield* probeChallenge(remote.url, remote.type === "sse")
+    const scope = hints.scope ?? remote.oauth?.scopes?.join(" ")
+    const base = {
+      serverUrl: remote.url,
+      ...(scope ? { scope } : {}),
+      ...(hints.resourceMetadataUrl ? { resourceMetadataUrl: hints.resourceMetadataUrl } : {})
+    }
+    const run = (params: Parameters<typeof auth>[1], what: string) =>
+      Effect.tryPromise(() => auth(provider, params)).pipe(Effect.catchAll(fail(what)))
+    let first = yield* run(base, "discovering, registering or refreshing")
+    // Refresh keeps the registration its token was issued to; only a browser flow needs a client
+    // registered for this loopback port, which strict servers compare exactly.
+    if (first === "REDIRECT" && (yield* Effect.promise(() => registeredForOtherRedirect(provider, redirectUrl)))) {
+      yield* Effect.promise(() => provider.invalidateCredentials("client"))
+      first = yield* run(base, "registering")
+    }
+    if (first === "REDIRECT") {
+      const url = opened[opened.length - 1]!.toString()
+      options.print(`Open this URL to sign in to ${server.name}:\n  ${url}`)
+      yield* openUrl(url)
+      options.print(`Waiting for the browser on ${redirectUrl} …`)
+      const answer = yield* Deferred.await(callback.result).pipe(
+        Effect.timeoutFail({
+          duration: Duration.millis(timeoutMs),
+          onTimeout: () =>
+            new ServerUnavailable({
+              server: server.name,
+              status: "needs-auth",
+              message: `no answer from the browser within ${Math.round(timeoutMs / 1000)} s; run "mcpctl auth ${server.name}" again`
+            })
+        })
+      )
+      if (answer._tag === "Error") {
+        return yield* new ServerUnavailable({
+          server: server.name,
+          status: "needs-auth",
+          message: `the authorization server refused the sign-in to ${server.name}: ${
+            answer.description ? `${answer.error}: ${answer.description}` : answer.error
+          }`
+        })
+      }
+      if (provider.expectedState !== undefined && answer.state !== provider.expectedState) {
+        return yield* new ServerUnavailable({
+          server: server.name,
+          status: "needs-auth",
+          message: `the OAuth callback for ${server.name} carried the wrong state (a stale or forged redirect); ` +
+            `run "mcpctl auth ${server.name}" again`
+        })
+      }
+      const second = yield* run({ ...base, authorizationCode: answer.code }, "exchanging the authorization code")
+      if (second !== "AUTHORIZED") {
+        return yield* new ServerUnavailable({
+          server: server.name,
+          status: "needs-auth",
+          message: `${server.name} asked for another browser sign-in after the code exchange`
+        })
+      }
+    }
+    yield* clearNeedsAuth(home, server.name)
+    options.print(`Signed in to ${server.name}.`)
+  }))
+})
+
+/**
+ * `mcpctl logout NAME`: forgets the server's tokens and dynamic registration. True when there
+ * was something to forget.
+ */
+export const logout = Effect.fn("Auth.logout")(function*(home: string, server: ResolvedServer) {
+  const remote = remoteConfigOf(server)
+  if (!remote) {
+    return yield* new ConfigError({ message: `${server.name} is a stdio server; it has no OAuth sign-in`, file: server.source })
+  }
+  return yield* Effect.promise(async () => {
+    const existed = await fs.access(storeFile(home, remote.url)).then(() => true, () => false)
+    await deleteStored(home, remote.url)
+    return existed
+  })
+})
+
+/** The key a server's credentials are stored under (origin + path), for messages and tests. */
+export const credentialsKey = (server: ResolvedServer): string | undefined => {
+  const remote = remoteConfigOf(server)
+  return remote ? serverKey(remote.url) : undefined
+}
