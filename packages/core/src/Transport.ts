@@ -3,12 +3,16 @@
  * transport and, for stdio, ends the whole process group. The pool never constructs transports
  * itself, so tests swap this one layer for in-memory or faulty transports.
  */
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import * as Context from "effect/Context"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type { ResolvedServer } from "./Config.js"
-import type { ServerUnavailable } from "./Errors.js"
+import { ServerUnavailable } from "./Errors.js"
+import { openRemote } from "./RemoteTransport.js"
+import { openStdio } from "./StdioProcess.js"
 
 /** A concrete way to reach a server; `auto` in the config is resolved to `http` then `sse`. */
 export type ConcreteKind = "stdio" | "http" | "sse" | "ws"
@@ -24,7 +28,47 @@ export interface OpenedTransport {
   readonly diagnostics: () => string | undefined
 }
 
-/** Opens transports for servers. */
+/** Knobs of the real transports that do not come from the settings file. */
+export interface TransportOptions {
+  /** The OAuth provider for a remote server, if it has one (Auth.ts builds it). */
+  readonly authProviderFor?: ((server: ResolvedServer) => OAuthClientProvider | undefined) | undefined
+  /** Time to response headers per HTTP request, ms (default `DEFAULT_REQUEST_TIMEOUT_MS`). */
+  readonly requestTimeoutMs?: number | undefined
+}
+
+/**
+ * The real `open`: stdio in its own process group, everything else over the network. A kind that
+ * does not fit the entry (a `url` entry opened as stdio) is a `ServerUnavailable`, not a crash.
+ */
+export const make = (
+  options: TransportOptions = {}
+): Context.Tag.Service<Transport> => ({
+  open: (server, kind) => {
+    const config = server.config
+    if (kind === "stdio") {
+      return "command" in config
+        ? openStdio(server, config)
+        : Effect.fail(mismatch(server, kind))
+    }
+    return "url" in config
+      ? openRemote(server, config, kind, {
+        authProvider: options.authProviderFor?.(server),
+        requestTimeoutMs: options.requestTimeoutMs
+      })
+      : Effect.fail(mismatch(server, kind))
+  }
+})
+
+const mismatch = (server: ResolvedServer, kind: ConcreteKind) =>
+  new ServerUnavailable({
+    server: server.name,
+    status: "failed",
+    message: `Server "${server.name}" cannot be opened as ${kind}: its entry in ${server.source} has ${
+      kind === "stdio" ? "no \"command\"" : "no \"url\""
+    }.`
+  })
+
+/** Opens transports for servers. Tests swap `layer` for in-memory or faulty transports. */
 export class Transport extends Context.Tag("@mcpctl/core/Transport")<
   Transport,
   {
@@ -33,7 +77,12 @@ export class Transport extends Context.Tag("@mcpctl/core/Transport")<
       kind: ConcreteKind
     ) => Effect.Effect<OpenedTransport, ServerUnavailable, Scope.Scope>
   }
->() {}
+>() {
+  /** The real transports with default options (no OAuth, 60 s per request). */
+  static layer = Layer.succeed(this, make())
+  /** The real transports with OAuth providers and a request timeout. */
+  static layerWith = (options: TransportOptions) => Layer.succeed(this, make(options))
+}
 
 /** The kinds to try for a server, in order: `auto` is Streamable HTTP, then SSE on a 4xx. */
 export const candidateKinds = (server: ResolvedServer): ReadonlyArray<ConcreteKind> =>
