@@ -28,6 +28,7 @@ export default defineWorkspace([
       name: "cli",
       root: "./apps/cli",
       include: ["test/**/*.test.ts"],
+      globalSetup: ["./test/globalSetup.ts"],
       testTimeout: 60_000,
       hookTimeout: 60_000,
       pool: "forks"

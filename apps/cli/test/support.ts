@@ -1,0 +1,78 @@
+/**
+ * Runs the built CLI as a real process, the way a user or a script does: its own MCPCTL_HOME and
+ * settings files in a temp dir, stdout/stderr captured, the exit code returned.
+ */
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const repoRoot = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
+export const cliBin = join(repoRoot, "apps/cli/bin/mcpctl.mjs")
+export const everything = join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+
+export interface RunResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  readonly pid: number
+}
+
+/** A temp workspace: a project dir and an MCPCTL_HOME, removed by `cleanup`. */
+export const workspace = () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcpctl-cli-"))
+  const home = join(dir, "home")
+  const project = join(dir, "project")
+  for (const d of [home, project]) writeDir(d)
+  return {
+    dir,
+    home,
+    project,
+    /** Writes a settings file into the temp dir and returns its path. */
+    settings: (name: string, value: unknown) => {
+      const file = join(dir, name)
+      writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2))
+      return file
+    },
+    read: (file: string) => readFileSync(file, "utf8"),
+    cleanup: () => rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const writeDir = (d: string) => mkdirSync(d, { recursive: true })
+
+/** Runs `mcpctl ARGS…` to completion. */
+export const run = (
+  args: ReadonlyArray<string>,
+  options: { readonly home: string; readonly cwd?: string; readonly env?: Record<string, string>; readonly onSpawn?: (pid: number) => void } 
+): Promise<RunResult> =>
+  new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [cliBin, ...args], {
+      cwd: options.cwd ?? repoRoot,
+      env: { ...process.env, MCPCTL_HOME: options.home, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d) => (stdout += d))
+    child.stderr.on("data", (d) => (stderr += d))
+    child.on("error", reject)
+    options.onSpawn?.(child.pid!)
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr, pid: child.pid! }))
+  })
+
+/** Is a process alive? Zombies count as dead: PID 1 in some sandboxes never reaps orphans. */
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z"
+  } catch {
+    return false
+  }
+}
