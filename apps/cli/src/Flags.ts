@@ -17,5 +17,23 @@ export const yes = Options.boolean("yes").pipe(
   Options.withDescription("Approve calls that the rules say to ask about (deny rules still win)")
 )
 
-/** `--json`, `--config`, `--cwd`. */
-export const global = { json, config, cwd } as const
+/**
+ * `--log-level`: the least severe server log message (`notifications/message`) shown on stderr;
+ * also sent to servers that support `logging/setLevel`, so they need not send the rest.
+ */
+export const logLevel = Options.choice("log-level", [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency"
+] as const).pipe(
+  Options.withDefault("warning" as const),
+  Options.withDescription("Show server log messages at this level and above on stderr (default: warning)")
+)
+
+/** `--json`, `--config`, `--cwd`, `--log-level`. */
+export const global = { json, config, cwd, logLevel } as const

@@ -5,6 +5,7 @@
 import { addPermissionRule, McpConfig, scopeFile } from "@mcpctl/core/Config"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { exitCodeOf, type McpctlError } from "@mcpctl/core/Errors"
+import { forwardServerLogs, type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
@@ -24,6 +25,15 @@ export interface GlobalFlags {
 export interface HostOptions extends GlobalFlags {
   /** `--yes`: approve asks (never denies). */
   readonly yes?: boolean
+  /** `--log-level`: server log messages at this level and above go to stderr (default warning). */
+  readonly logLevel?: LogLevel
+}
+
+/** One server log message as a stderr line; on a terminal it first clears a progress line. */
+const logLine = ({ data, level, logger, server }: ServerLog) => {
+  const text = typeof data === "string" ? data : JSON.stringify(data)
+  const clear = process.stderr.isTTY ? "\r\x1b[K" : ""
+  process.stderr.write(`${clear}[${server}${logger ? `/${logger}` : ""}] ${level}: ${text}\n`)
 }
 
 /** "Always" answers become allow rules in the project's local settings file. */
@@ -46,7 +56,11 @@ export const hostLayer = (options: HostOptions) => {
     configFiles: options.config,
     env: process.env
   })
-  const pool = ConnectionPool.layer.pipe(Layer.provide(Transport.layer))
+  const threshold = options.logLevel ?? "warning"
+  const pool = ConnectionPool.layerWith({
+    // Server log notifications never reach stdout, so `--json` stays one clean document.
+    configureClient: forwardServerLogs(threshold, logLine)
+  }).pipe(Layer.provide(Transport.layer))
   const prompter = options.yes
     ? Prompter.layerYes
     : interactive(options)

@@ -10,13 +10,15 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { call } from "./commands/call.js"
+import { prompt, prompts } from "./commands/prompts.js"
+import { read, resources } from "./commands/resources.js"
 import { servers } from "./commands/servers.js"
 import { tools } from "./commands/tools.js"
 import { exitCodeFor } from "./Host.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
-  Command.withSubcommands([servers, tools, call])
+  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt])
 )
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: "0.1.0" })

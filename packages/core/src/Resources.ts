@@ -13,8 +13,11 @@ import type {
   Resource,
   ResourceTemplate
 } from "@modelcontextprotocol/sdk/types.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type { ResolvedServer } from "./Config.js"
 import { type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
 import { type ContentItem, type FileContent, type OutputWriteError, persistBinary, persistCallContent } from "./Content.js"
 import { type ServerUnavailable, UsageError } from "./Errors.js"
@@ -384,3 +387,27 @@ export const setLogLevel = (server: string, level: LoggingLevel) =>
       await cachedOnConnection(c, `logLevel:${level}`, signal, (conn, s) => conn.client.setLoggingLevel(level, { signal: s }))
       return true
     }))
+
+/** The MCP log level names. */
+export type LogLevel = LoggingLevel
+
+/** One server log message (`notifications/message`) with the server that sent it. */
+export interface ServerLog {
+  readonly server: string
+  readonly level: LoggingLevel
+  readonly logger: string | undefined
+  readonly data: unknown
+}
+
+/**
+ * A `configureClient` hook for `ConnectionPool.layerWith` that hands every server log message at
+ * or above `threshold` to `write`. Without a handler the SDK drops them; a host decides where they
+ * go (the CLI: stderr, so `--json` stdout stays clean).
+ */
+export const forwardServerLogs =
+  (threshold: LoggingLevel, write: (log: ServerLog) => void) => (client: Client, server: ResolvedServer): void =>
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      if (levelAtLeast(n.params.level, threshold)) {
+        write({ server: server.name, level: n.params.level, logger: n.params.logger, data: n.params.data })
+      }
+    })

@@ -5,7 +5,6 @@ import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import * as Resources from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -29,10 +28,7 @@ const hostLayer = () => {
     permissions: { allow: ["mcp__everything"] }
   })
   const pool = ConnectionPool.layerWith({
-    configureClient: (client, server) =>
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-        logs.push({ server: server.name, level: n.params.level, data: n.params.data })
-      })
+    configureClient: Resources.forwardServerLogs("debug", (log) => logs.push(log))
   }).pipe(Layer.provide(Transport.layer))
   const permission = Permission.layer.pipe(Layer.provide(Layer.merge(Prompter.layerNone, RuleWriter.layerNoop)))
   return ToolRegistry.layer.pipe(

@@ -4,6 +4,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { McpConfig } from "@mcpctl/core/Config"
 import { budgetChars, type ContentItem, persistCallContent, shapeCallResult } from "@mcpctl/core/Content"
+import { setLogLevel } from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
@@ -38,6 +39,26 @@ const render = (item: ContentItem): string => {
   }
 }
 
+/**
+ * Server progress notifications as one updating stderr line, only on a terminal (scripts and
+ * `--json` consumers never see carriage returns); `done` clears the line before output.
+ */
+const progressLine = (label: string, enabled = Boolean(process.stderr.isTTY)) => {
+  let shown = false
+  return {
+    onProgress: enabled
+      ? (p: { progress: number; total?: number; message?: string }) => {
+        const of = p.total ? `${p.progress}/${p.total} (${Math.round((p.progress / p.total) * 100)}%)` : `${p.progress}`
+        process.stderr.write(`\r\x1b[K${label}: ${of}${p.message ? ` ${p.message}` : ""}`)
+        shown = true
+      }
+      : undefined,
+    done: Effect.sync(() => {
+      if (shown) process.stderr.write("\r\x1b[K")
+    })
+  }
+}
+
 export const call = Command.make(
   "call",
   { ...Flags.global, yes: Flags.yes, args: argsJson, timeout, name, pairs },
@@ -51,9 +72,12 @@ export const call = Command.make(
         flags.pairs,
         tool.inputSchema as never
       )
+      yield* Effect.ignore(setLogLevel(tool.server, flags.logLevel))
+      const progress = progressLine(tool.name)
       const { result } = yield* registry.call(flags.name, args, {
-        timeoutMs: Option.getOrUndefined(flags.timeout)
-      })
+        timeoutMs: Option.getOrUndefined(flags.timeout),
+        onProgress: progress.onProgress
+      }).pipe(Effect.ensuring(progress.done))
       const persisted = yield* persistCallContent(result, Path.join(config.home, "outputs")).pipe(
         Effect.mapError((e) => new UsageError({ message: `Could not save binary output: ${e.message}` }))
       )

@@ -1,0 +1,100 @@
+/** `mcpctl prompts [SERVER…]` and `mcpctl prompt SERVER NAME [key=value…]`. */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import { McpConfig } from "@mcpctl/core/Config"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import type { ContentItem } from "@mcpctl/core/Content"
+import { UsageError } from "@mcpctl/core/Errors"
+import { getPromptChecked, listAllPrompts, parsePromptPairs, persistPromptMessages, setLogLevel } from "@mcpctl/core/Resources"
+import * as Effect from "effect/Effect"
+import * as Path from "node:path"
+import * as Flags from "../Flags.js"
+import { runOnHost } from "../Host.js"
+import { makeProgress } from "../Progress.js"
+import { err, json, oneLine, out, table } from "../Render.js"
+
+const serverArgs = Args.text({ name: "server" }).pipe(Args.repeated)
+
+export const prompts = Command.make("prompts", { ...Flags.global, servers: serverArgs }, (flags) =>
+  runOnHost(flags, Effect.gen(function*() {
+    const pool = yield* ConnectionPool
+    const names = flags.servers.length > 0 ? flags.servers : undefined
+    const wanted = names ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
+    const progress = makeProgress(wanted.length)
+    yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
+    yield* progress.done
+    const all = yield* listAllPrompts(wanted)
+    const rows = all.prompts.map((p) => ({
+      server: p.server,
+      name: p.name,
+      title: p.title ?? null,
+      description: p.description ?? null,
+      arguments: (p.arguments ?? []).map((a) => ({
+        name: a.name,
+        required: a.required === true,
+        description: a.description ?? null
+      }))
+    }))
+    if (flags.json) return json({ prompts: rows, errors: all.errors })
+    if (rows.length > 0) {
+      out(table(
+        ["SERVER", "PROMPT", "ARGUMENTS", "DESCRIPTION"],
+        rows.map((p) => [
+          p.server,
+          p.name,
+          p.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(" ") || "-",
+          oneLine(p.description ?? p.title ?? "", 60)
+        ])
+      ))
+    } else if (all.errors.length === 0) {
+      err("No prompts. `mcpctl servers` shows which servers are configured and connected.")
+    }
+    for (const e of all.errors) err(`${e.server} (${e.status}): ${e.message}`)
+  }))).pipe(Command.withDescription("List the prompts of every server (or of the servers named)"))
+
+const server = Args.text({ name: "server" }).pipe(Args.withDescription("Server name"))
+const name = Args.text({ name: "name" }).pipe(Args.withDescription("Prompt name, as `mcpctl prompts` lists it"))
+const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
+
+/** Human rendering of one message's content. */
+const render = (item: ContentItem): string => {
+  switch (item.type) {
+    case "text":
+      return item.text
+    case "file":
+      return `[${item.originalType} ${item.mimeType}, ${item.bytes} bytes saved to ${item.path}]`
+    case "resource":
+      return "text" in item.resource
+        ? `[resource ${item.resource.uri}]\n${String(item.resource.text)}`
+        : `[resource ${item.resource.uri}]`
+    case "resource_link":
+      return `[resource link ${item.uri}${item.name ? ` (${item.name})` : ""}]`
+    default:
+      return JSON.stringify(item)
+  }
+}
+
+export const prompt = Command.make("prompt", { ...Flags.global, server, name, pairs }, (flags) =>
+  runOnHost(flags, Effect.gen(function*() {
+    const config = yield* McpConfig
+    const args = yield* parsePromptPairs(flags.pairs)
+    yield* Effect.ignore(setLogLevel(flags.server, flags.logLevel))
+    const { result } = yield* getPromptChecked(flags.server, flags.name, args)
+    const persisted = yield* persistPromptMessages(result, Path.join(config.home, "outputs")).pipe(
+      Effect.catchTag("OutputWriteError", (e) => Effect.fail(new UsageError({ message: e.message })))
+    )
+    if (flags.json) {
+      return json({
+        server: flags.server,
+        name: flags.name,
+        description: result.description ?? null,
+        messages: persisted.messages,
+        files: persisted.files
+      })
+    }
+    persisted.messages.forEach((m, i) => {
+      if (i > 0) out()
+      out(`[${m.role}]`)
+      out(render(m.content))
+    })
+  }))).pipe(Command.withDescription("Get one prompt with its arguments filled in and print its messages"))
