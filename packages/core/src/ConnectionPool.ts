@@ -4,7 +4,13 @@
  * reconnection live in one place.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
+import {
+  type Implementation,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  type ServerCapabilities,
+  ToolListChangedNotificationSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -18,7 +24,9 @@ import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import { McpConfig, type ResolvedServer } from "./Config.js"
 import { ServerUnavailable, type McpRequestError, type SessionExpired, type TransportFailure } from "./Errors.js"
-import { classifyConnectError, classifyRequestError, type RequestError } from "./RequestErrors.js"
+import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
+import { classifyConnectError, classifyRequestFailure, type RequestError } from "./RequestErrors.js"
+import { afterRequest, answerInvalidResponses, mayResend, type Outcome } from "./Resilience.js"
 import { candidateKinds, type ConcreteKind, Transport } from "./Transport.js"
 
 /** How mcpctl introduces itself in `initialize`. */
@@ -38,6 +46,18 @@ export interface Connection {
    * connection, so a closed connection can never serve a stale catalogue.
    */
   readonly cache: Map<string, Promise<unknown>>
+  /** The server's process id (stdio only): for diagnostics, and for tests that kill it. */
+  readonly pid: number | undefined
+}
+
+/** Options of one request through the pool. */
+export interface RunOptions {
+  /**
+   * Sending the request twice is harmless, so a request lost with its connection is sent once
+   * more on a fresh one. Default: true for everything but `tools/call`, whose callers pass the
+   * tool's `readOnlyHint || idempotentHint`.
+   */
+  readonly idempotent?: boolean | undefined
 }
 
 /** What `servers` reports for one server. */
@@ -65,7 +85,10 @@ export interface PoolOptions {
   readonly idleTimeToLive?: Duration.DurationInput | undefined
   /** Client capabilities to declare (elicitation, roots, ...). */
   readonly capabilities?: ConstructorParameters<typeof Client>[1]
-  /** Called with each new client before it connects, to register request handlers. */
+  /**
+   * Called with each new client before it connects, to register request handlers. The pool owns
+   * the `list_changed` notification handlers (they drop cached lists); subscribe to `events`.
+   */
   readonly configureClient?: ((client: Client, server: ResolvedServer) => void) | undefined
 }
 
@@ -78,12 +101,17 @@ export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
     readonly get: (name: string) => Effect.Effect<Connection, ServerUnavailable>
     /**
      * Runs one request on a server with its connection, mapping SDK failures to typed errors.
-     * The signal aborts when the effect is interrupted (timeouts cancel the request).
+     * The signal aborts when the effect is interrupted (timeouts cancel the request). An expired
+     * session is re-initialized and the request resent once; a request lost with its connection
+     * is resent once on a fresh one when `idempotent`; repeated transport errors close the
+     * connection (Resilience.ts). The connection stays referenced until the request ends, so
+     * the idle timer never closes it under a running request.
      */
     readonly run: <A>(
       name: string,
       method: string,
-      request: (connection: Connection, signal: AbortSignal) => Promise<A>
+      request: (connection: Connection, signal: AbortSignal) => Promise<A>,
+      options?: RunOptions
     ) => Effect.Effect<A, ServerUnavailable | RequestError>
     /** Connects every enabled server (bounded by the limits), reporting each state as it settles. */
     readonly connectAll: (options?: {
@@ -126,6 +154,12 @@ export function make(options: PoolOptions) {
     )
     const setState = (state: ServerState) =>
       Ref.update(states, (m) => new Map(m).set(state.server.name, state))
+    // The live connection per server. Only the connection found here may drop the RcMap entry of
+    // its name: a replaced connection closing late must not take its successor down.
+    const current = new Map<string, Connection>()
+    // Consecutive terminal transport errors per connection (Resilience.afterRequest).
+    const failures = new WeakMap<Connection, number>()
+    const fork = Runtime.runFork(runtime)
 
     const unknownServer = (name: string) =>
       new ServerUnavailable({
@@ -150,7 +184,9 @@ export function make(options: PoolOptions) {
             try: () => client.connect(opened.transport, { timeout: config.limits.connectTimeoutMs }),
             catch: (cause) => ({ cause, diagnostics: opened.diagnostics() })
           })
-          return { client, kind }
+          answerInvalidResponses(opened.transport, server.name)
+          const pid = (opened.transport as { readonly pid?: unknown }).pid
+          return { client, kind, pid: typeof pid === "number" ? pid : undefined }
         }).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit))))
       })
 
@@ -166,7 +202,10 @@ export function make(options: PoolOptions) {
           const canFallBack = i < kinds.length - 1 && classifyConnectError(server, last).fallback
           if (!canFallBack) break
         }
-        return yield* Effect.fail(classifyConnectError(server, last!).error)
+        const { error } = classifyConnectError(server, last!)
+        // Remembered across runs so later ones do not hit the server until the user signs in.
+        if (error.status === "needs-auth") yield* markNeedsAuth(config.home, server.name)
+        return yield* Effect.fail(error)
       })
 
     const lookup = (name: string) =>
@@ -182,11 +221,21 @@ export function make(options: PoolOptions) {
             })
           )
         }
+        if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, name))) {
+          const error = new ServerUnavailable({
+            server: name,
+            status: "needs-auth",
+            message: `Server "${name}" needs authorization (it refused us less than 15 minutes ago, so it ` +
+              `was not contacted again). Run \`mcpctl auth ${name}\` to sign in.`
+          })
+          yield* setState({ status: "needs-auth", server, error })
+          return yield* Effect.fail(error)
+        }
         const entryScope = yield* Effect.scope
         const semaphore = server.transport === "stdio" ? local : remote
         const timeoutMs = config.limits.connectTimeoutMs
         const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
-        const { client, kind } = yield* semaphore.withPermits(1)(
+        const { client, kind, pid } = yield* semaphore.withPermits(1)(
           connect(server, entryScope).pipe(
             Effect.timeoutFail({
               duration: Duration.millis(timeoutMs),
@@ -221,17 +270,41 @@ export function make(options: PoolOptions) {
           capabilities: client.getServerCapabilities(),
           instructions: client.getInstructions(),
           connectMs,
-          cache: new Map()
+          cache: new Map(),
+          pid
         }
+        watchListChanges(connection)
         // The server went away (crash, network): forget this connection so the next use
         // reconnects, and tell caches built on it.
         client.onclose = () => {
           connection.cache.clear()
-          Runtime.runFork(runtime)(onClosed(connection))
+          fork(drop(connection))
         }
+        // However the entry ends (idle timeout, invalidation, pool shutdown), the connection is
+        // forgotten with it.
+        yield* Effect.addFinalizer(() => forget(connection))
+        current.set(name, connection)
         yield* setState({ status: "connected", server, connection })
         return connection
       })
+
+    // `list_changed` drops the cached list; the next reader fetches it once, however many
+    // notifications came. An event is published only when a cached list was actually dropped,
+    // so a burst of notifications yields one event per stale list.
+    const watchListChanges = (connection: Connection) => {
+      const onChange = (list: "tools" | "resources" | "prompts", keys: ReadonlyArray<string>) => () => {
+        let dropped = false
+        for (const key of keys) dropped = connection.cache.delete(key) || dropped
+        if (dropped && current.get(connection.server.name) === connection) {
+          fork(PubSub.publish(events, { _tag: "ListChanged", server: connection.server.name, list }))
+        }
+        return Promise.resolve()
+      }
+      const client = connection.client
+      client.setNotificationHandler(ToolListChangedNotificationSchema, onChange("tools", ["tools"]))
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, onChange("resources", ["resources", "templates"]))
+      client.setNotificationHandler(PromptListChangedNotificationSchema, onChange("prompts", ["prompts"]))
+    }
 
     const ttl = options.idleTimeToLive
     const connections = yield* RcMap.make({
@@ -239,35 +312,72 @@ export function make(options: PoolOptions) {
       idleTimeToLive: ttl === undefined ? Duration.infinity : ttl
     })
 
-    const onClosed = (connection: Connection) =>
+    /** Forgets a connection that is current; true when it was. */
+    const forget = (connection: Connection) =>
       Effect.gen(function*() {
         const name = connection.server.name
-        const current = (yield* Ref.get(states)).get(name)
-        // Only the connection that is current may reset the state: a replaced one closing late
-        // must not mark its successor as gone.
-        if (current?.status === "connected" && current.connection === connection) {
-          yield* setState(initialState(connection.server))
-          yield* RcMap.invalidate(connections, name)
-        }
+        if (current.get(name) !== connection) return false
+        current.delete(name)
+        connection.cache.clear()
+        yield* setState(initialState(connection.server))
         yield* PubSub.publish(events, { _tag: "Closed", server: name })
+        return true
+      })
+
+    /** Closes a connection if it is still current; the next use of its server reconnects. */
+    const drop = (connection: Connection) =>
+      Effect.gen(function*() {
+        if (yield* forget(connection)) yield* RcMap.invalidate(connections, connection.server.name)
       })
 
     const get = (name: string): Effect.Effect<Connection, ServerUnavailable> =>
-      Effect.scoped(RcMap.get(connections, name)).pipe(
-        // A failed connect is not remembered: the next use tries again.
-        Effect.tapError(() => RcMap.invalidate(connections, name))
-      )
+      Effect.scoped(acquire(name))
+
+    // A failed connect is not remembered: the next use tries again.
+    const acquire = (name: string) =>
+      RcMap.get(connections, name).pipe(Effect.tapError(() => RcMap.invalidate(connections, name)))
+
+    const settle = (connection: Connection, outcome: Outcome) =>
+      Effect.gen(function*() {
+        const verdict = afterRequest(connection.kind, failures.get(connection) ?? 0, outcome)
+        failures.set(connection, verdict.failures)
+        if (verdict.drop) yield* drop(connection)
+        return verdict.drop
+      })
 
     const run = <A>(
       name: string,
       method: string,
-      request: (connection: Connection, signal: AbortSignal) => Promise<A>
+      request: (connection: Connection, signal: AbortSignal) => Promise<A>,
+      runOptions?: RunOptions
     ): Effect.Effect<A, ServerUnavailable | RequestError> =>
-      Effect.flatMap(get(name), (connection) =>
-        Effect.tryPromise({
-          try: (signal) => request(connection, signal),
-          catch: (cause) => classifyRequestError(connection.server.name, method, cause)
-        }))
+      Effect.suspend(() => {
+        const idempotent = runOptions?.idempotent ?? method !== "tools/call"
+        let dropped = false
+        const once = Effect.scoped(
+          Effect.flatMap(acquire(name), (connection) =>
+            Effect.tryPromise({
+              try: (signal) => request(connection, signal),
+              catch: (cause) => classifyRequestFailure(name, method, cause, { idempotent })
+            }).pipe(
+              Effect.tap(() => settle(connection, { _tag: "Answered" })),
+              Effect.catchAll(({ error, terminal }) =>
+                settle(connection, { _tag: "Failed", error, terminal }).pipe(
+                  Effect.flatMap((d) => {
+                    dropped = d
+                    return Effect.fail(error)
+                  })
+                )
+              )
+            ))
+        )
+        return once.pipe(
+          Effect.retry({
+            times: 1,
+            while: (error) => error._tag !== "ServerUnavailable" && mayResend(error, { idempotent, dropped })
+          })
+        )
+      })
 
     const connectAll = (opts?: {
       readonly names?: ReadonlyArray<string> | undefined
@@ -294,13 +404,18 @@ export function make(options: PoolOptions) {
         return s ? Effect.succeed(s) : Effect.fail(unknownServer(name))
       })
 
+    const invalidate = (name: string) => {
+      const connection = current.get(name)
+      return connection ? drop(connection) : RcMap.invalidate(connections, name)
+    }
+
     return ConnectionPool.of({
       servers: config.servers,
       get,
       run,
       connectAll,
       state,
-      invalidate: (name) => RcMap.invalidate(connections, name),
+      invalidate,
       events
     })
   })

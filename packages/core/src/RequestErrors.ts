@@ -59,23 +59,59 @@ export const classifyConnectError = (
   }
 }
 
-/** A failed request on a live connection. */
-export const classifyRequestError = (server: string, method: string, cause: unknown): RequestError => {
+/**
+ * A failed request on a live connection. `mayHaveRun` (and the message) say whether a lost
+ * `tools/call` could have taken effect on the server, so the user knows whether to check before
+ * running it again.
+ */
+export const classifyRequestError = (server: string, method: string, cause: unknown): RequestError =>
+  classifyRequestFailure(server, method, cause).error
+
+/**
+ * Like `classifyRequestError`, plus whether the cause was a broken connection, which the pool
+ * counts toward closing a degraded connection (Resilience.ts).
+ */
+export const classifyRequestFailure = (
+  server: string,
+  method: string,
+  cause: unknown,
+  options: { readonly idempotent?: boolean | undefined } = {}
+): { readonly error: RequestError; readonly terminal: boolean } => {
   if (isSessionExpired(cause)) {
-    return new SessionExpired({ server, message: `The session with server "${server}" expired.` })
+    return {
+      terminal: false,
+      error: new SessionExpired({ server, message: `The session with server "${server}" expired.` })
+    }
   }
   if (cause instanceof McpError && cause.code !== CONNECTION_CLOSED) {
-    return new McpRequestError({ server, method, code: cause.code, message: `${server}: ${cause.message}` })
+    return {
+      terminal: false,
+      error: new McpRequestError({ server, method, code: cause.code, message: `${server}: ${cause.message}` })
+    }
   }
   const closed = cause instanceof McpError && cause.code === CONNECTION_CLOSED
+  const terminal = isTerminalTransportError(cause)
   const code = codeOf(cause)
-  if (closed || isTerminalTransportError(cause) || code !== undefined) {
-    return new TransportFailure({
-      server,
-      code: closed ? "CONNECTION_CLOSED" : code,
-      mayHaveRun: method === "tools/call",
-      message: `Lost the connection to server "${server}" during ${method}: ${messageOf(cause)}`
-    })
+  if (closed || terminal || code !== undefined) {
+    const mayHaveRun = method === "tools/call"
+    return {
+      terminal: closed || terminal,
+      error: new TransportFailure({
+        server,
+        code: closed ? "CONNECTION_CLOSED" : code,
+        mayHaveRun,
+        message: `Lost the connection to server "${server}" during ${method}: ${messageOf(cause)}` +
+          (!mayHaveRun
+            ? ""
+            : options.idempotent
+            ? `. The call may have run on the server.`
+            : `. The call may have run on the server; it was not repeated because the tool is neither ` +
+              `read-only nor idempotent. Check its effect before calling it again.`)
+      })
+    }
   }
-  return new McpRequestError({ server, method, code: -1, message: `${server}: ${messageOf(cause)}` })
+  return {
+    terminal: false,
+    error: new McpRequestError({ server, method, code: -1, message: `${server}: ${messageOf(cause)}` })
+  }
 }

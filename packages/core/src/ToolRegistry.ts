@@ -243,7 +243,11 @@ const make = Effect.gen(function*() {
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})
-      }) as Promise<CallToolResult>)
+      }) as Promise<CallToolResult>, {
+      // A call lost with its connection is sent again on a fresh one only when running it twice
+      // is harmless; otherwise the error says it may have run.
+      idempotent: tool.readOnly || tool.idempotent
+    })
     const result = yield* timeoutMs === undefined ? request : request.pipe(
       Effect.timeoutFail({
         duration: Duration.millis(timeoutMs),

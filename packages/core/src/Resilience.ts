@@ -1,0 +1,104 @@
+/**
+ * The pool's recovery policy as pure functions: what one failed request means for the connection
+ * it ran on (keep it, count it, drop it) and whether the request may be sent again. Kept apart
+ * from the pool so the rules of CLI.md ("Lifecycle promises") are testable without a server.
+ */
+import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse
+} from "@modelcontextprotocol/sdk/types.js"
+import type { ConcreteKind } from "./Transport.js"
+import type { RequestError } from "./RequestErrors.js"
+
+/**
+ * Terminal transport errors in a row after which a connection is closed (the next use
+ * reconnects). Three, like the host the seed describes: one reset is noise, three is a dead peer.
+ */
+export const DEGRADED_AFTER = 3
+
+/** How one request ended, as the policy needs to see it. */
+export type Outcome =
+  | { readonly _tag: "Answered" }
+  | {
+    readonly _tag: "Failed"
+    readonly error: RequestError
+    /** The cause was a broken connection (reset, refused, timed out, pipe closed, …). */
+    readonly terminal: boolean
+  }
+
+/** What the pool does with a connection after a request. */
+export interface Verdict {
+  /** Consecutive terminal errors on the connection after this request. */
+  readonly failures: number
+  /** Close the connection now; the next use reconnects. */
+  readonly drop: boolean
+}
+
+/**
+ * Stream transports (stdio pipes, WebSocket) cannot recover from a broken stream, so one terminal
+ * error is enough; request/response transports (HTTP, SSE's POSTs) open a new socket per request,
+ * so a single reset may be noise and only `DEGRADED_AFTER` in a row mean the peer is gone.
+ */
+const isStream = (kind: ConcreteKind): boolean => kind === "stdio" || kind === "ws"
+
+/**
+ * The connection's fate after a request. Any answer from the server (also a JSON-RPC error)
+ * proves the transport works and resets the count; an expired session or a closed connection is
+ * dropped at once so the next attempt re-initializes.
+ */
+export const afterRequest = (kind: ConcreteKind, failures: number, outcome: Outcome): Verdict => {
+  if (outcome._tag === "Answered") return { failures: 0, drop: false }
+  const error = outcome.error
+  if (error._tag === "SessionExpired") return { failures, drop: true }
+  if (error._tag === "TransportFailure" && error.code === "CONNECTION_CLOSED") return { failures: failures + 1, drop: true }
+  if (error._tag === "TransportFailure" && outcome.terminal) {
+    const next = failures + 1
+    return { failures: next, drop: isStream(kind) || next >= DEGRADED_AFTER }
+  }
+  return { failures: 0, drop: false }
+}
+
+/**
+ * Whether a failed request may be sent once more on a fresh connection. An expired session never
+ * ran the request, so it is always resent; a request lost with its connection is resent only
+ * when running it twice is harmless (lists, `readOnlyHint`/`idempotentHint` tools).
+ */
+export const mayResend = (error: RequestError, context: { readonly idempotent: boolean; readonly dropped: boolean }): boolean => {
+  if (error._tag === "SessionExpired") return true
+  return error._tag === "TransportFailure" && context.dropped && context.idempotent
+}
+
+/**
+ * A server message the SDK cannot classify is only reported to `onerror`, and the request it
+ * answers would wait for its timeout. One that carries a request id is turned into a JSON-RPC
+ * error for that id, so the bad answer fails its own request at once and nothing else.
+ */
+export const answerInvalidResponses = (transport: SdkTransport, server: string): void => {
+  const deliver = transport.onmessage
+  if (!deliver) return
+  transport.onmessage = (message, extra) => {
+    if (
+      isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isJSONRPCRequest(message) ||
+      isJSONRPCNotification(message)
+    ) {
+      return deliver(message, extra)
+    }
+    const id = (message as { readonly id?: unknown } | null)?.id
+    if ((typeof id === "string" || typeof id === "number") && !("method" in (message as object))) {
+      const text = JSON.stringify(message)
+      return deliver({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: ErrorCode.InternalError,
+          message: `server "${server}" answered with invalid JSON-RPC: ${text.length > 200 ? text.slice(0, 200) + "…" : text}`
+        }
+      }, extra)
+    }
+    transport.onerror?.(new Error(`server "${server}" sent invalid JSON-RPC, ignored: ${JSON.stringify(message)}`))
+  }
+}
