@@ -9,7 +9,9 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import { auth, logout } from "./commands/auth.js"
 import { call } from "./commands/call.js"
+import { add, get, remove } from "./commands/manage.js"
 import { prompt, prompts } from "./commands/prompts.js"
 import { read, resources } from "./commands/resources.js"
 import { servers } from "./commands/servers.js"
@@ -18,7 +20,7 @@ import { exitCodeFor } from "./Host.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
-  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt])
+  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, auth, logout])
 )
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: "0.1.0" })

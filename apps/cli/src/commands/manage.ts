@@ -1,0 +1,126 @@
+/**
+ * `mcpctl add`, `remove`, `get`: edit and show server entries. Edits go through Config's settings
+ * editor (comments kept, atomic writes); `get` never prints a secret.
+ */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import { McpConfig, removeServerEntry, scopeFile, writeServerEntry } from "@mcpctl/core/Config"
+import { UsageError } from "@mcpctl/core/Errors"
+import { redactServerConfig } from "@mcpctl/core/Redact"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Flags from "../Flags.js"
+import { runOnHost } from "../Host.js"
+import { json, out } from "../Render.js"
+
+const scope = Options.choice("scope", ["local", "project", "user"]).pipe(
+  Options.optional,
+  Options.withDescription("Settings scope to write: local (default, not committed), project (.mcp.json), user")
+)
+const transport = Options.choice("transport", ["stdio", "http", "sse", "ws"]).pipe(Options.optional)
+const envPairs = Options.text("env").pipe(Options.repeated, Options.withDescription("K=V for a stdio server (repeatable)"))
+const headerPairs = Options.text("header").pipe(Options.repeated, Options.withDescription("K:V for a remote server (repeatable)"))
+const serverName = Args.text({ name: "name" })
+const target = Args.text({ name: "command-or-url" }).pipe(Args.repeated)
+
+const split = (pairs: ReadonlyArray<string>, sep: string, flag: string) => {
+  const out: Record<string, string> = {}
+  for (const pair of pairs) {
+    const at = pair.indexOf(sep)
+    if (at <= 0) {
+      return Effect.fail(new UsageError({ message: `${flag} ${pair}: expected KEY${sep}VALUE` }))
+    }
+    out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim()
+  }
+  return Effect.succeed(out)
+}
+
+const looksLikeUrl = (text: string) => /^(https?|wss?):\/\//i.test(text)
+
+/** The settings entry `add` writes (pure, so the shape is tested without files). */
+export const entryFor = (
+  words: ReadonlyArray<string>,
+  transport: string | undefined,
+  env: Record<string, string>,
+  headers: Record<string, string>
+): Effect.Effect<Record<string, unknown>, UsageError> => {
+  if (words.length === 0) {
+    return Effect.fail(new UsageError({ message: "Give the server's command (after --) or its URL." }))
+  }
+  const remote = transport !== undefined && transport !== "stdio" ? true : transport === "stdio" ? false : looksLikeUrl(words[0]!)
+  if (remote) {
+    if (words.length > 1) {
+      return Effect.fail(new UsageError({ message: `A remote server takes one URL; got: ${words.join(" ")}` }))
+    }
+    return Effect.succeed({
+      ...(transport ? { type: transport } : {}),
+      url: words[0],
+      ...(Object.keys(headers).length > 0 ? { headers } : {})
+    })
+  }
+  const [command, ...args] = words
+  return Effect.succeed({
+    command,
+    ...(args.length > 0 ? { args } : {}),
+    ...(Object.keys(env).length > 0 ? { env } : {})
+  })
+}
+
+export const add = Command.make(
+  "add",
+  { cwd: Flags.cwd, scope, transport, env: envPairs, header: headerPairs, name: serverName, target },
+  (flags) =>
+    runOnHost({ json: false, config: [], cwd: flags.cwd }, Effect.gen(function*() {
+      const config = yield* McpConfig
+      const env = yield* split(flags.env, "=", "--env")
+      const headers = yield* split(flags.header, ":", "--header")
+      const entry = yield* entryFor(flags.target, Option.getOrUndefined(flags.transport), env, headers)
+      const file = scopeFile(Option.getOrElse(flags.scope, () => "local" as const), config.projectDir, config.home)
+      yield* writeServerEntry(file, flags.name, entry)
+      out(`Added server "${flags.name}" to ${file}`)
+    }))
+).pipe(Command.withDescription("Write a server into a settings scope: add NAME -- COMMAND ARGS…  or  add NAME URL"))
+
+/** Where a server is defined: every scope file that names it, highest precedence last. */
+const definedIn = (config: McpConfig["Type"], name: string) =>
+  (["user", "project", "local"] as const).map((s) => ({ scope: s, file: scopeFile(s, config.projectDir, config.home) }))
+
+export const remove = Command.make("remove", { cwd: Flags.cwd, scope, name: serverName }, (flags) =>
+  runOnHost({ json: false, config: [], cwd: flags.cwd }, Effect.gen(function*() {
+    const config = yield* McpConfig
+    const candidates = definedIn(config, flags.name).filter((c) => Option.isNone(flags.scope) || c.scope === flags.scope.value)
+    const removed: Array<string> = []
+    for (const c of candidates) {
+      if (yield* removeServerEntry(c.file, flags.name)) removed.push(c.file)
+    }
+    if (removed.length === 0) {
+      return yield* new UsageError({
+        message: `No server "${flags.name}" in ${candidates.map((c) => c.file).join(", ")}.` +
+          ` \`mcpctl get ${flags.name}\` shows where it is defined.`
+      })
+    }
+    for (const file of removed) out(`Removed server "${flags.name}" from ${file}`)
+  }))).pipe(Command.withDescription("Remove a server from a settings scope (every scope that has it, unless --scope)"))
+
+export const get = Command.make("get", { ...Flags.global, name: serverName }, (flags) =>
+  runOnHost(flags, Effect.gen(function*() {
+    const config = yield* McpConfig
+    const server = config.servers.find((s) => s.name === flags.name || s.originalName === flags.name)
+    if (!server) {
+      return yield* new UsageError({
+        message: `No server "${flags.name}". Configured: ${config.servers.map((s) => s.name).join(", ") || "none"}.`
+      })
+    }
+    const shown = {
+      name: server.name,
+      scope: server.scope,
+      source: server.source,
+      transport: server.transport,
+      config: redactServerConfig(server)
+    }
+    if (flags.json) return json(shown)
+    out(`${shown.name}  (${shown.scope}: ${shown.source})`)
+    out(`  transport: ${shown.transport}`)
+    for (const [k, v] of Object.entries(shown.config)) out(`  ${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+  }))).pipe(Command.withDescription("Show one server's merged entry and where it comes from (secrets hidden)"))

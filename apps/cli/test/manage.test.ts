@@ -1,0 +1,72 @@
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { redactUrl } from "@mcpctl/core/Redact"
+import * as fixtures from "@mcpctl/testing/fixtures"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { run, workspace } from "./support.js"
+
+const ws = workspace()
+afterAll(() => ws.cleanup())
+
+describe("add / get / remove", () => {
+  it("add writes a stdio server to the local scope; servers then connects it", async () => {
+    const opts = { home: ws.home, cwd: ws.project }
+    const added = await run(["add", "echo", "--env", "A=1", "--", "node", fixtures.echoServer, "--noise"], opts)
+    expect(added.code).toBe(0)
+    const file = join(ws.project, ".mcpctl/settings.local.json")
+    expect(JSON.parse(readFileSync(file, "utf8")).mcpServers.echo).toEqual({
+      command: "node",
+      args: [fixtures.echoServer, "--noise"],
+      env: { A: "1" }
+    })
+    const servers = await run(["servers", "--json"], opts)
+    expect(JSON.parse(servers.stdout).servers[0]).toMatchObject({ name: "echo", scope: "local", status: "connected" })
+  })
+
+  it("add of a URL writes a remote entry; get hides header values and URL secrets", async () => {
+    const opts = { home: ws.home, cwd: ws.project }
+    const added = await run(
+      ["add", "api", "--scope", "project", "--header", "Authorization: Bearer s3cr3t", "https://mcp.example.com/mcp?token=t0k3n"],
+      opts
+    )
+    expect(added.code).toBe(0)
+    expect(JSON.parse(readFileSync(join(ws.project, ".mcp.json"), "utf8")).mcpServers.api).toEqual({
+      url: "https://mcp.example.com/mcp?token=t0k3n",
+      headers: { Authorization: "Bearer s3cr3t" }
+    })
+    const shown = await run(["get", "api", "--json"], opts)
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).not.toContain("s3cr3t")
+    expect(shown.stdout).not.toContain("t0k3n")
+    expect(JSON.parse(shown.stdout)).toMatchObject({ name: "api", scope: "project", transport: "auto" })
+  })
+
+  it("add keeps comments in an existing settings file", async () => {
+    const project = join(ws.dir, "commented")
+    mkdirSync(project)
+    const file = join(project, ".mcpctl/settings.local.json")
+    await run(["add", "first", "--", "node", "x.js"], { home: ws.home, cwd: project })
+    writeFileSync(file, readFileSync(file, "utf8").replace("{", "{\n  // keep me"))
+    await run(["add", "second", "--", "node", "y.js"], { home: ws.home, cwd: project })
+    const text = readFileSync(file, "utf8")
+    expect(text).toContain("// keep me")
+    expect(text).toContain('"second"')
+  })
+
+  it("remove deletes the entry and says where; an unknown name is exit 2", async () => {
+    const opts = { home: ws.home, cwd: ws.project }
+    const removed = await run(["remove", "api"], opts)
+    expect(removed.code).toBe(0)
+    expect(removed.stdout).toContain(".mcp.json")
+    expect(JSON.parse(readFileSync(join(ws.project, ".mcp.json"), "utf8")).mcpServers.api).toBeUndefined()
+    const again = await run(["remove", "api"], opts)
+    expect(again.code).toBe(2)
+  })
+})
+
+describe("redaction", () => {
+  it("hides user info and query values of URLs", () => {
+    expect(redactUrl("https://u:p@h.example/mcp?key=abc&x=1")).toBe("https://REDACTED:REDACTED@h.example/mcp?key=REDACTED&x=REDACTED")
+    expect(redactUrl("not a url")).toBe("not a url")
+  })
+})

@@ -1,0 +1,39 @@
+/**
+ * Secrets never reach a terminal or a log: settings entries and URLs are printed through these,
+ * which keep the shape (which keys exist) and hide the values.
+ */
+import type { ResolvedServer } from "./Config.js"
+
+/** What a hidden value prints as. */
+export const REDACTED = "REDACTED"
+
+/** A URL with user info and every query value hidden (`?key=REDACTED`); non-URLs unchanged. */
+export const redactUrl = (text: string): string => {
+  try {
+    const u = new URL(text)
+    if (u.username) u.username = REDACTED
+    if (u.password) u.password = REDACTED
+    for (const key of [...new Set(u.searchParams.keys())]) u.searchParams.set(key, REDACTED)
+    return u.toString()
+  } catch {
+    return text
+  }
+}
+
+const hideValues = (record: unknown): Record<string, string> | undefined =>
+  record && typeof record === "object"
+    ? Object.fromEntries(Object.keys(record).map((k) => [k, REDACTED]))
+    : undefined
+
+/** A server entry fit to print: env and header values, URL secrets and the OAuth client secret hidden. */
+export const redactServerConfig = (server: ResolvedServer): Record<string, unknown> => {
+  const c = server.config as Record<string, unknown>
+  const oauth = c.oauth as Record<string, unknown> | undefined
+  return {
+    ...c,
+    ...(c.env ? { env: hideValues(c.env) } : {}),
+    ...(c.headers ? { headers: hideValues(c.headers) } : {}),
+    ...(typeof c.url === "string" ? { url: redactUrl(c.url) } : {}),
+    ...(oauth?.clientSecret ? { oauth: { ...oauth, clientSecret: REDACTED } } : {})
+  }
+}
