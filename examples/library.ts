@@ -1,0 +1,31 @@
+// The README's library example, kept runnable: packages/testing/test/example.test.ts runs it.
+import { McpConfig } from "@mcpctl/core/Config"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { Permission } from "@mcpctl/core/Permission"
+import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import { InMemory } from "@mcpctl/testing"
+import { Effect, Layer } from "effect"
+
+const config = McpConfig.layerStatic({
+  servers: { notes: { command: "in-memory" } },
+  permissions: { allow: ["mcp__notes__*"] }
+})
+const transport = InMemory.layer({
+  notes: InMemory.scriptedServer([
+    { name: "search", annotations: { readOnlyHint: true }, call: (args) => InMemory.text(`found ${args.q}`) }
+  ])
+})
+export const host = ToolRegistry.layer.pipe(
+  Layer.provideMerge(ConnectionPool.layer.pipe(Layer.provide(transport))),
+  Layer.provideMerge(Permission.layerAllowAll),
+  Layer.provideMerge(config)
+)
+
+export const program = Effect.gen(function*() {
+  const registry = yield* ToolRegistry
+  const { tools } = yield* registry.list() // [{ name: "mcp__notes__search", readOnly: true, … }]
+  const { result } = yield* registry.call("mcp__notes__search", { q: "effect" })
+  return { tools, result }
+})
+
+export const main = () => Effect.runPromise(Effect.scoped(program.pipe(Effect.provide(host))))
