@@ -37,3 +37,42 @@ export const logLevel = Options.choice("log-level", [
 
 /** `--json`, `--config`, `--cwd`, `--log-level`. */
 export const global = { json, config, cwd, logLevel } as const
+
+// ---------------------------------------------------------------------------------------------
+// Ad-hoc servers: one server for this run only, never written to a settings file.
+
+export const url = Options.text("url").pipe(
+  Options.optional,
+  Options.withDescription("Use the remote MCP server at URL for this run (not saved to settings)")
+)
+export const transport = Options.choice("transport", ["http", "sse", "ws"]).pipe(
+  Options.optional,
+  Options.withDescription("Transport of the --url server (default: Streamable HTTP, falling back to SSE)")
+)
+export const header = Options.text("header").pipe(
+  Options.repeated,
+  Options.withDescription("HTTP header K:V sent to the --url server (repeatable)")
+)
+export const stdio = Options.text("stdio").pipe(
+  Options.optional,
+  Options.withDescription("Use the local MCP server started by this command line for this run")
+)
+export const name = Options.text("name").pipe(
+  Options.withDefault("adhoc"),
+  Options.withDescription("Server name of the --url/--stdio server (default: adhoc)")
+)
+
+/**
+ * `--url`/`--transport`/`--header`/`--stdio`/`--name`: spread into every command that connects
+ * (servers, tools, call, resources, prompts, auth). Kept apart from `global` because `add` has
+ * its own `--transport` and `--header` with a different meaning.
+ */
+export const adhoc = { url, transport, header, stdio, adhocName: name } as const
+
+/**
+ * `--auth`: sign in inline (browser via `$BROWSER` or the platform opener) when a remote server
+ * needs it, then retry once. Implied on a terminal; scripts opt in.
+ */
+export const auth = Options.boolean("auth").pipe(
+  Options.withDescription("Sign in to remote servers that need it (opens a browser), then retry")
+)

@@ -2,9 +2,9 @@
  * The host a command runs on: the core layers composed from the command line (settings scopes,
  * how to ask for permission), and the one place that turns failures into messages and exit codes.
  */
-import { addPermissionRule, McpConfig, scopeFile } from "@mcpctl/core/Config"
+import { addPermissionRule, McpConfig, scopeFile, type ServerConfig } from "@mcpctl/core/Config"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import { exitCodeOf, type McpctlError } from "@mcpctl/core/Errors"
+import { type ConfigError, exitCodeOf, type McpctlError, UsageError } from "@mcpctl/core/Errors"
 import { forwardServerLogs, type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
@@ -12,7 +12,9 @@ import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { elicitationCapabilities, Elicitations, makeElicitation } from "./Elicitation.js"
 import { err, json } from "./Render.js"
+import { RemoteAuth } from "./SignIn.js"
 
 /** Flags every command takes. */
 export interface GlobalFlags {
@@ -27,7 +29,82 @@ export interface HostOptions extends GlobalFlags {
   readonly yes?: boolean
   /** `--log-level`: server log messages at this level and above go to stderr (default warning). */
   readonly logLevel?: LogLevel
+  /** `--auth`: sign in inline when a remote server needs it (implied on a terminal). */
+  readonly auth?: boolean
+  /** `--url`/`--stdio` and friends: a server for this run only. */
+  readonly url?: Option.Option<string>
+  readonly transport?: Option.Option<"http" | "sse" | "ws">
+  readonly header?: ReadonlyArray<string>
+  readonly stdio?: Option.Option<string>
+  readonly adhocName?: string
 }
+
+/** Splits `--stdio "COMMAND ARGS"` like a shell would for quotes and backslashes, nothing more (pure). */
+export const splitCommandLine = (line: string): Array<string> => {
+  const words: Array<string> = []
+  let word: string | undefined
+  let quote: string | undefined
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (quote) {
+      if (c === quote) quote = undefined
+      else if (c === "\\" && quote === '"' && i + 1 < line.length) word = (word ?? "") + line[++i]
+      else word = (word ?? "") + c
+    } else if (c === '"' || c === "'") {
+      quote = c
+      word ??= ""
+    } else if (c === "\\" && i + 1 < line.length) word = (word ?? "") + line[++i]
+    else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word)
+      word = undefined
+    } else word = (word ?? "") + c
+  }
+  if (word !== undefined) words.push(word)
+  return words
+}
+
+/**
+ * The ad-hoc server of `--url`/`--stdio` as a settings entry, or nothing. Wrong combinations are
+ * usage errors that say which flag to drop (pure).
+ */
+export const adhocServers = (
+  options: HostOptions
+): ReadonlyArray<{ readonly name: string; readonly config: ServerConfig }> | UsageError => {
+  const url = options.url ? Option.getOrUndefined(options.url) : undefined
+  const stdio = options.stdio ? Option.getOrUndefined(options.stdio) : undefined
+  const transport = options.transport ? Option.getOrUndefined(options.transport) : undefined
+  const headers = options.header ?? []
+  const name = options.adhocName ?? "adhoc"
+  if (url !== undefined && stdio !== undefined) {
+    return new UsageError({ message: "Give either --url or --stdio, not both." })
+  }
+  if (stdio !== undefined) {
+    if (transport !== undefined || headers.length > 0) {
+      return new UsageError({ message: "--transport and --header apply to --url servers, not --stdio." })
+    }
+    const [command, ...args] = splitCommandLine(stdio)
+    if (!command) return new UsageError({ message: `--stdio needs a command line, like --stdio "npx -y my-server".` })
+    return [{ name, config: { command, args } }]
+  }
+  if (url === undefined) {
+    return transport !== undefined || headers.length > 0
+      ? new UsageError({ message: "--transport and --header need --url URL." })
+      : []
+  }
+  const record: Record<string, string> = {}
+  for (const h of headers) {
+    const colon = h.indexOf(":")
+    if (colon <= 0) return new UsageError({ message: `--header "${h}" is not K:V. Example: --header "Authorization: Bearer \${TOKEN}"` })
+    record[h.slice(0, colon).trim()] = h.slice(colon + 1).trim()
+  }
+  return [{
+    name,
+    config: { url, ...(transport ? { type: transport } : {}), ...(headers.length > 0 ? { headers: record } : {}) }
+  }]
+}
+
+/** Sign in inline? With `--auth`, or when a person is at a terminal to see the browser open. */
+export const inlineAuth = (options: HostOptions): boolean => options.auth === true || interactive(options)
 
 /** One server log message as a stderr line; on a terminal it first clears a progress line. */
 const logLine = ({ data, level, logger, server }: ServerLog) => {
@@ -51,16 +128,31 @@ export const interactive = (flags: GlobalFlags): boolean =>
 
 /** Every core service, built from the flags. Settings are read once, when the layer builds. */
 export const hostLayer = (options: HostOptions) => {
-  const config = McpConfig.layer({
-    cwd: Option.getOrUndefined(options.cwd),
-    configFiles: options.config,
-    env: process.env
-  })
+  const adhoc = adhocServers(options)
+  const config: Layer.Layer<McpConfig, ConfigError | UsageError> = adhoc instanceof UsageError
+    ? Layer.fail(adhoc)
+    : McpConfig.layer({
+      cwd: Option.getOrUndefined(options.cwd),
+      configFiles: options.config,
+      env: process.env,
+      adhoc
+    })
   const threshold = options.logLevel ?? "warning"
-  const pool = ConnectionPool.layerWith({
-    // Server log notifications never reach stdout, so `--json` stays one clean document.
-    configureClient: forwardServerLogs(threshold, logLine)
-  }).pipe(Layer.provide(Transport.layer))
+  const logs = forwardServerLogs(threshold, logLine)
+  const elicitations = Layer.sync(Elicitations, () =>
+    makeElicitation(options.yes ? "defaults" : interactive(options) ? "ask" : "decline"))
+  const remoteAuth = RemoteAuth.layer(inlineAuth(options))
+  // OAuth providers come from RemoteAuth (per run), elicitation handlers from Elicitations.
+  const transport = Layer.unwrapEffect(Effect.map(RemoteAuth, (auth) => Transport.layerWith({ authProviderFor: auth.providerFor })))
+  const pool = Layer.unwrapEffect(Effect.map(Elicitations, (elicitation) =>
+    ConnectionPool.layerWith({
+      capabilities: { capabilities: elicitationCapabilities },
+      configureClient: (client, server) => {
+        // Server log notifications never reach stdout, so `--json` stays one clean document.
+        logs(client, server)
+        elicitation.configure(client, server)
+      }
+    }))).pipe(Layer.provide(transport), Layer.provideMerge(Layer.merge(remoteAuth, elicitations)))
   const prompter = options.yes
     ? Prompter.layerYes
     : interactive(options)

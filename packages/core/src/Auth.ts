@@ -180,6 +180,12 @@ export interface SignInOptions {
   readonly force?: boolean | undefined
   /** An HTTPS client ID metadata document URL to offer servers that support SEP-991. */
   readonly clientMetadataUrl?: string | undefined
+  /**
+   * What a failed request's own challenge asked for (scope, resource metadata URL), when the
+   * caller saw it: a step-up `insufficient_scope` on `tools/call` is invisible to the probe,
+   * which only replays `initialize`. Given, it replaces the probe.
+   */
+  readonly challenge?: { readonly scope?: string | undefined; readonly resourceMetadataUrl?: URL | undefined } | undefined
 }
 
 /**
@@ -271,7 +277,7 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
     if (options.force) {
       yield* Effect.promise(() => provider.invalidateCredentials("tokens"))
     }
-    const hints = yield* probeChallenge(remote.url, remote.type === "sse")
+    const hints = options.challenge ?? (yield* probeChallenge(remote.url, remote.type === "sse"))
     const scope = hints.scope ?? remote.oauth?.scopes?.join(" ")
     const base = {
       serverUrl: remote.url,

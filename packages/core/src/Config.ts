@@ -22,7 +22,12 @@ export const OAuthOptions = Schema.Struct({
   clientId: Schema.optional(Schema.String),
   clientSecret: Schema.optional(Schema.String),
   scopes: Schema.optional(Schema.Array(Schema.String)),
-  callbackPort: Schema.optional(Schema.Number)
+  callbackPort: Schema.optional(Schema.Number),
+  /**
+   * An HTTPS URL of mcpctl's client ID metadata document (SEP-991): authorization servers that
+   * support it take the URL as the client ID, so no dynamic registration is needed.
+   */
+  clientMetadataUrl: Schema.optional(Schema.String)
 })
 export type OAuthOptions = typeof OAuthOptions.Type
 

@@ -5,6 +5,7 @@ import * as Options from "@effect/cli/Options"
 import { McpConfig } from "@mcpctl/core/Config"
 import { budgetChars, type ContentItem, persistCallContent, shapeCallResult } from "@mcpctl/core/Content"
 import { setLogLevel } from "@mcpctl/core/Resources"
+import { openInBrowser } from "@mcpctl/core/Auth"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
@@ -12,7 +13,9 @@ import * as Option from "effect/Option"
 import * as Path from "node:path"
 import { buildArguments } from "../Args.js"
 import * as Flags from "../Flags.js"
-import { runOnHost, setExitCode } from "../Host.js"
+import { type ElicitationState, Elicitations } from "../Elicitation.js"
+import { interactive, runOnHost, setExitCode } from "../Host.js"
+import { withInlineAuth } from "../SignIn.js"
 import { err, json, out } from "../Render.js"
 
 const name = Args.text({ name: "name" }).pipe(Args.withDescription("Tool name, mcp__<server>__<tool>"))
@@ -59,25 +62,67 @@ const progressLine = (label: string, enabled = Boolean(process.stderr.isTTY)) =>
   }
 }
 
+/** JSON-RPC error code of "this request needs a URL elicitation first". */
+const URL_ELICITATION_REQUIRED = -32042
+
+/** How long a URL elicitation may take before the call is retried anyway (ms). */
+const URL_ELICITATION_WAIT_MS = 120_000
+
+/**
+ * Runs a call; when the server refuses it with -32042 (a URL elicitation is required), opens each
+ * URL like sign-in does, waits for the server's completion notice, and retries once. Without a
+ * terminal and without `--yes` nothing is opened: the error stands.
+ */
+const callWithUrlElicitation = <A, E, R>(
+  run: () => Effect.Effect<A, E, R>,
+  server: string,
+  elicitations: ElicitationState,
+  mayOpen: boolean
+): Effect.Effect<A, E, R> =>
+  run().pipe(Effect.catchAll((error) => {
+    const code = (error as { code?: unknown }).code
+    const pending = code === URL_ELICITATION_REQUIRED ? elicitations.takeUrlElicitations(server) : []
+    if (pending.length === 0 || !mayOpen) return Effect.fail(error)
+    return Effect.gen(function*() {
+      for (const e of pending) {
+        err(`${server} needs you to complete a step in the browser: ${e.message}\n  ${e.url}`)
+        yield* openInBrowser(e.url)
+        yield* Effect.promise(() => elicitations.awaitCompletion(e.elicitationId, URL_ELICITATION_WAIT_MS))
+      }
+      return yield* run()
+    })
+  }))
+
 export const call = Command.make(
   "call",
-  { ...Flags.global, yes: Flags.yes, args: argsJson, timeout, name, pairs },
+  { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, yes: Flags.yes, args: argsJson, timeout, name, pairs },
   (flags) =>
     runOnHost(flags, Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const config = yield* McpConfig
-      const tool = yield* registry.resolve(flags.name)
-      const args = yield* buildArguments(
-        Option.getOrUndefined(flags.args),
-        flags.pairs,
-        tool.inputSchema as never
-      )
-      yield* Effect.ignore(setLogLevel(tool.server, flags.logLevel))
-      const progress = progressLine(tool.name)
-      const { result } = yield* registry.call(flags.name, args, {
-        timeoutMs: Option.getOrUndefined(flags.timeout),
-        onProgress: progress.onProgress
-      }).pipe(Effect.ensuring(progress.done))
+      const elicitations = yield* Elicitations
+      // Inline sign-in (bounded) may be needed to list the tools as well as to call one.
+      const { result, tool } = yield* withInlineAuth(Effect.gen(function*() {
+        const tool = yield* registry.resolve(flags.name)
+        const args = yield* buildArguments(
+          Option.getOrUndefined(flags.args),
+          flags.pairs,
+          tool.inputSchema as never
+        )
+        yield* Effect.ignore(setLogLevel(tool.server, flags.logLevel))
+        const progress = progressLine(tool.name)
+        const { result } = yield* callWithUrlElicitation(
+          () =>
+            registry.call(flags.name, args, {
+              timeoutMs: Option.getOrUndefined(flags.timeout),
+              onProgress: progress.onProgress
+            }).pipe(Effect.ensuring(progress.done)),
+          tool.server,
+          elicitations,
+          flags.yes || interactive(flags)
+        )
+        return { result, tool }
+      }))
       const persisted = yield* persistCallContent(result, Path.join(config.home, "outputs")).pipe(
         Effect.mapError((e) => new UsageError({ message: `Could not save binary output: ${e.message}` }))
       )

@@ -8,11 +8,12 @@ import * as Effect from "effect/Effect"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
 import { makeProgress } from "../Progress.js"
+import { signInWhereNeeded } from "../SignIn.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
 const serverArgs = Args.text({ name: "server" }).pipe(Args.repeated)
 
-export const tools = Command.make("tools", { ...Flags.global, servers: serverArgs }, (flags) =>
+export const tools = Command.make("tools", { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, servers: serverArgs }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const pool = yield* ConnectionPool
     const registry = yield* ToolRegistry
@@ -22,7 +23,8 @@ export const tools = Command.make("tools", { ...Flags.global, servers: serverArg
     const progress = makeProgress(wanted.length)
     yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
     yield* progress.done
-    const { errors, tools } = yield* registry.list(wanted)
+    let { errors, tools } = yield* registry.list(wanted)
+    if (yield* signInWhereNeeded(errors)) ({ errors, tools } = yield* registry.list(wanted))
     const rows = tools.map((t) => ({
       name: t.name,
       server: t.server,

@@ -1,0 +1,192 @@
+/**
+ * OAuth in the CLI: the provider each remote transport gets, and inline sign-in for `call` and
+ * `tools` (`--auth`, or on a terminal): when a server needs sign-in, run the browser flow with
+ * what the server's own challenge asked for, then retry — a bounded number of times, so a server
+ * that keeps answering `insufficient_scope` cannot loop us forever.
+ */
+import { makeProvider, McpctlOAuthProvider, openInBrowser, remoteConfigOf, signIn } from "@mcpctl/core/Auth"
+import { McpConfig, type ResolvedServer } from "@mcpctl/core/Config"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js"
+import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { err } from "./Render.js"
+
+/** At most this many browser sign-ins per server in one run (step-up included). */
+export const MAX_SIGN_INS = 3
+
+/** Stands in for a client registration while only finding out what a sign-in would ask for. */
+const PROBE_CLIENT_ID = "mcpctl-challenge-probe"
+
+/** What the SDK would have asked the authorization server for, had it been allowed to. */
+export interface Challenge {
+  readonly scope: string | undefined
+  readonly resourceMetadataUrl: URL | undefined
+}
+
+/**
+ * The transport's provider when inline sign-in is allowed. Like the non-interactive provider it
+ * never opens a browser, but it lets the SDK run its discovery as far as the authorization URL,
+ * and records the scope and resource metadata URL it would use. That is the only place the scope
+ * of a step-up challenge (403 `insufficient_scope` on one request) is visible. No client is
+ * registered on the way: a placeholder client stands in, and nothing of it is stored.
+ */
+export class ChallengeRecordingProvider extends McpctlOAuthProvider {
+  /** Set when the SDK reached the authorization step. */
+  challenge: Challenge | undefined = undefined
+  private recordedDiscovery: OAuthDiscoveryState | undefined = undefined
+
+  override async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return this.recordedDiscovery
+  }
+
+  override saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.recordedDiscovery = state
+    super.saveDiscoveryState(state)
+  }
+
+  override async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    return (await super.clientInformation()) ?? { client_id: PROBE_CLIENT_ID }
+  }
+
+  override async redirectToAuthorization(url: URL): Promise<void> {
+    const metadataUrl = this.recordedDiscovery?.resourceMetadataUrl
+    this.challenge = {
+      scope: url.searchParams.get("scope") ?? undefined,
+      resourceMetadataUrl: metadataUrl ? new URL(metadataUrl) : undefined
+    }
+    await super.redirectToAuthorization(url)
+  }
+}
+
+/** The per-run OAuth state of the CLI host. */
+export class RemoteAuth extends Context.Tag("mcpctl/RemoteAuth")<
+  RemoteAuth,
+  {
+    /** Whether a server that needs sign-in may get it inline (then the command retries). */
+    readonly inline: boolean
+    /** The provider a remote transport gets (what `Transport.layerWith` calls per open). */
+    readonly providerFor: (server: ResolvedServer) => OAuthClientProvider | undefined
+    /** Whether the last transport of `server` stopped because it needs a (new) sign-in. */
+    readonly needsSignIn: (server: string) => boolean
+    /** The challenge the last transport of `server` saw, if it got that far. */
+    readonly challengeOf: (server: string) => Challenge | undefined
+  }
+>() {
+  /** `inline` says whether providers record challenges for a sign-in (`--auth`, or a terminal). */
+  static readonly layer = (inline: boolean) =>
+    Layer.effect(RemoteAuth, Effect.gen(function*() {
+      const { home } = yield* McpConfig
+      const last = new Map<string, McpctlOAuthProvider>()
+      return RemoteAuth.of({
+        inline,
+        providerFor: (server) => {
+          const remote = remoteConfigOf(server)
+          if (!remote || remote.type === "ws") return undefined
+          const provider = inline
+            ? new ChallengeRecordingProvider({
+              home,
+              serverName: server.name,
+              serverUrl: remote.url,
+              oauth: remote.oauth,
+              clientMetadataUrl: remote.oauth?.clientMetadataUrl
+            })
+            : makeProvider(home, server)
+          if (provider) last.set(server.name, provider)
+          return provider
+        },
+        needsSignIn: (server) => last.get(server)?.needsAuth === true,
+        challengeOf: (server) => {
+          const p = last.get(server)
+          return p instanceof ChallengeRecordingProvider ? p.challenge : undefined
+        }
+      })
+    }))
+}
+
+/** The server a failure is about, when it carries one. */
+const serverOf = (error: unknown): string | undefined => {
+  const s = (error as { server?: unknown } | null)?.server
+  return typeof s === "string" ? s : undefined
+}
+
+/** Whether a failure means "sign in to this server first". */
+const authFailureServer = (error: unknown, needsSignIn: (server: string) => boolean): string | undefined => {
+  const server = serverOf(error)
+  if (server === undefined) return undefined
+  const status = (error as { status?: unknown }).status
+  return status === "needs-auth" || needsSignIn(server) ? server : undefined
+}
+
+/**
+ * Runs `program`; when it fails because a remote server needs sign-in (401, or 403
+ * `insufficient_scope` for a scope we do not hold yet) and inline sign-in is allowed, signs in
+ * with the challenge's scope, drops the server's connection and runs `program` again. Gives up
+ * after `MAX_SIGN_INS` sign-ins per server, or when a challenge repeats a scope already granted
+ * in this run (a server that will never be satisfied).
+ */
+export const withInlineAuth = <A, E, R>(
+  program: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Effect.Effect.Error<ReturnType<typeof signIn>>, R | RemoteAuth | McpConfig | ConnectionPool> =>
+  Effect.gen(function*() {
+    const auth = yield* RemoteAuth
+    if (!auth.inline) return yield* program
+    const granted = new Map<string, Set<string>>()
+    const loop = (): Effect.Effect<A, E | Effect.Effect.Error<ReturnType<typeof signIn>>, R | McpConfig | ConnectionPool> =>
+      program.pipe(Effect.catchAll((error) =>
+        Effect.gen(function*() {
+          const name = authFailureServer(error, auth.needsSignIn)
+          if (name === undefined) return yield* Effect.fail(error)
+          const scopes = granted.get(name) ?? new Set<string>()
+          const challenge = auth.challengeOf(name)
+          const scopeKey = challenge?.scope ?? ""
+          if (scopes.size >= MAX_SIGN_INS || scopes.has(scopeKey)) return yield* Effect.fail(error)
+          scopes.add(scopeKey)
+          granted.set(name, scopes)
+          yield* signInServer(name, challenge)
+          return yield* loop()
+        })
+      ))
+    return yield* loop()
+  })
+
+/** One inline sign-in, then the server's connection is dropped so the next use reconnects with the new tokens. */
+export const signInServer = (name: string, challenge: Challenge | undefined) =>
+  Effect.gen(function*() {
+    const config = yield* McpConfig
+    const pool = yield* ConnectionPool
+    const server = config.servers.find((s) => s.name === name)
+    if (!server) return
+    const remote = remoteConfigOf(server)
+    err(`${name} needs sign-in${challenge?.scope ? ` (scope: ${challenge.scope})` : ""}.`)
+    yield* signIn(server, {
+      home: config.home,
+      openUrl: openInBrowser,
+      print: err,
+      clientMetadataUrl: remote?.oauth?.clientMetadataUrl,
+      challenge
+    })
+    yield* pool.invalidate(name)
+  })
+
+/**
+ * `tools` keeps going when a server fails, so its sign-in cannot hang off a failure: every server
+ * the listing reports as needing sign-in gets one (one browser flow at a time), and the caller
+ * lists again. Returns whether anything was attempted.
+ */
+export const signInWhereNeeded = (errors: ReadonlyArray<{ readonly server: string; readonly status: string }>) =>
+  Effect.gen(function*() {
+    const auth = yield* RemoteAuth
+    if (!auth.inline) return false
+    const servers = errors
+      .filter((e) => e.status === "needs-auth" || auth.needsSignIn(e.server))
+      .map((e) => e.server)
+    for (const name of servers) {
+      yield* withInlineAuth(signInServer(name, auth.challengeOf(name))).pipe(
+        Effect.catchAll((error) => Effect.sync(() => err(`${name}: ${error.message}`)))
+      )
+    }
+    return servers.length > 0
+  })

@@ -1,0 +1,76 @@
+/** `mcpctl auth NAME` / `mcpctl logout NAME`: OAuth sign-in and forgetting tokens. */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import { logout as forget, openInBrowser, remoteConfigOf, signIn } from "@mcpctl/core/Auth"
+import { McpConfig } from "@mcpctl/core/Config"
+import { UsageError } from "@mcpctl/core/Errors"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Flags from "../Flags.js"
+import { runOnHost } from "../Host.js"
+import { err, json, out } from "../Render.js"
+
+const serverName = Args.text({ name: "name" }).pipe(
+  Args.withDescription("Server name (default: the --url/--stdio server's name)"),
+  Args.optional
+)
+const force = Options.boolean("force").pipe(
+  Options.withDescription("Run the browser sign-in even when stored tokens could be refreshed")
+)
+
+/**
+ * The server a command names: NAME, else the ad-hoc server of this run. Unknown names list the
+ * configured ones, so a typo is fixed in one go.
+ */
+const findServer = (name: Option.Option<string>, adhocName: string, adhoc: boolean) =>
+  Effect.gen(function*() {
+    const config = yield* McpConfig
+    const wanted = Option.getOrElse(name, () => (adhoc ? adhocName : ""))
+    if (wanted === "") {
+      return yield* new UsageError({ message: "Name the server to sign in to: mcpctl auth NAME (or pass --url URL)." })
+    }
+    const server = config.servers.find((s) => s.name === wanted || s.originalName === wanted)
+    if (!server) {
+      return yield* new UsageError({
+        message: `No server named "${wanted}". Configured: ${config.servers.map((s) => s.name).join(", ") || "none"}.`
+      })
+    }
+    return server
+  })
+
+const isAdhoc = (flags: { url: Option.Option<string>; stdio: Option.Option<string> }) =>
+  Option.isSome(flags.url) || Option.isSome(flags.stdio)
+
+export const auth = Command.make(
+  "auth",
+  { ...Flags.global, ...Flags.adhoc, force, name: serverName },
+  (flags) =>
+    runOnHost(flags, Effect.gen(function*() {
+      const config = yield* McpConfig
+      const server = yield* findServer(flags.name, flags.adhocName, isAdhoc(flags))
+      const remote = remoteConfigOf(server)
+      yield* signIn(server, {
+        home: config.home,
+        openUrl: openInBrowser,
+        // The URL goes to stderr too: stdout stays for `--json`, and headless users copy it.
+        print: err,
+        force: flags.force,
+        clientMetadataUrl: remote?.oauth?.clientMetadataUrl
+      })
+      if (flags.json) json({ server: server.name, signedIn: true })
+    }))
+).pipe(Command.withDescription("Sign in to a remote server with OAuth (opens a browser; the URL is printed too)"))
+
+export const logout = Command.make(
+  "logout",
+  { ...Flags.global, ...Flags.adhoc, name: serverName },
+  (flags) =>
+    runOnHost(flags, Effect.gen(function*() {
+      const config = yield* McpConfig
+      const server = yield* findServer(flags.name, flags.adhocName, isAdhoc(flags))
+      const existed = yield* forget(config.home, server)
+      if (flags.json) return json({ server: server.name, removed: existed })
+      out(existed ? `Signed out of ${server.name}: its tokens are gone.` : `No stored sign-in for ${server.name}.`)
+    }))
+).pipe(Command.withDescription("Forget the OAuth tokens and client registration stored for a server"))
