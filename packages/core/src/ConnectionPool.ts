@@ -157,8 +157,8 @@ export function make(options: PoolOptions) {
     // The live connection per server. Only the connection found here may drop the RcMap entry of
     // its name: a replaced connection closing late must not take its successor down.
     const current = new Map<string, Connection>()
-    // Consecutive terminal transport errors per connection (Resilience.afterRequest).
-    const failures = new WeakMap<Connection, number>()
+    // Consecutive terminal transport errors per client (Resilience.afterRequest).
+    const failures = new WeakMap<Client, number>()
     const fork = Runtime.runFork(runtime)
 
     const unknownServer = (name: string) =>
@@ -184,7 +184,8 @@ export function make(options: PoolOptions) {
             try: () => client.connect(opened.transport, { timeout: config.limits.connectTimeoutMs }),
             catch: (cause) => ({ cause, diagnostics: opened.diagnostics() })
           })
-          answerInvalidResponses(opened.transport, server.name)
+          // Any message from the server proves the transport works: the error count restarts.
+          answerInvalidResponses(opened.transport, server.name, () => failures.set(client, 0))
           const pid = (opened.transport as { readonly pid?: unknown }).pid
           return { client, kind, pid: typeof pid === "number" ? pid : undefined }
         }).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit))))
@@ -339,10 +340,11 @@ export function make(options: PoolOptions) {
 
     const settle = (connection: Connection, outcome: Outcome) =>
       Effect.gen(function*() {
-        const verdict = afterRequest(connection.kind, failures.get(connection) ?? 0, outcome)
-        failures.set(connection, verdict.failures)
+        const verdict = afterRequest(connection.kind, failures.get(connection.client) ?? 0, outcome)
+        failures.set(connection.client, verdict.failures)
         if (verdict.drop) yield* drop(connection)
-        return verdict.drop
+        // Gone either way: dropped now, or closed under the request (crash, reset) meanwhile.
+        return verdict.drop || current.get(connection.server.name) !== connection
       })
 
     const run = <A>(
@@ -360,7 +362,8 @@ export function make(options: PoolOptions) {
               try: (signal) => request(connection, signal),
               catch: (cause) => classifyRequestFailure(name, method, cause, { idempotent })
             }).pipe(
-              Effect.tap(() => settle(connection, { _tag: "Answered" })),
+              // No settle on success: the answer may have come from a cached list; real answers
+              // reset the count as they arrive (see `attempt`).
               Effect.catchAll(({ error, terminal }) =>
                 settle(connection, { _tag: "Failed", error, terminal }).pipe(
                   Effect.flatMap((d) => {

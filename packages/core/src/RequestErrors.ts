@@ -60,6 +60,19 @@ export const classifyConnectError = (
 }
 
 /**
+ * The server no longer knows our session. The spec says 404 (with JSON-RPC -32001), which
+ * `isSessionExpired` recognizes; the reference server-everything answers an unknown session with
+ * 400 "No valid session ID provided" (-32000) instead, so a 400/404 that blames the session id
+ * counts too. Either way re-initializing is the fix, and the request never ran.
+ */
+export const isStaleSession = (cause: unknown): boolean => {
+  if (isSessionExpired(cause)) return true
+  if (!(cause instanceof Error) || !cause.message.startsWith("Streamable HTTP error:")) return false
+  const status = (cause as { readonly code?: unknown }).code
+  return (status === 400 || status === 404) && /session/i.test(cause.message)
+}
+
+/**
  * A failed request on a live connection. `mayHaveRun` (and the message) say whether a lost
  * `tools/call` could have taken effect on the server, so the user knows whether to check before
  * running it again.
@@ -77,7 +90,7 @@ export const classifyRequestFailure = (
   cause: unknown,
   options: { readonly idempotent?: boolean | undefined } = {}
 ): { readonly error: RequestError; readonly terminal: boolean } => {
-  if (isSessionExpired(cause)) {
+  if (isStaleSession(cause)) {
     return {
       terminal: false,
       error: new SessionExpired({ server, message: `The session with server "${server}" expired.` })

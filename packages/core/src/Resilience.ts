@@ -48,7 +48,8 @@ const isStream = (kind: ConcreteKind): boolean => kind === "stdio" || kind === "
 /**
  * The connection's fate after a request. Any answer from the server (also a JSON-RPC error)
  * proves the transport works and resets the count; an expired session or a closed connection is
- * dropped at once so the next attempt re-initializes.
+ * dropped at once so the next attempt re-initializes. (The pool also resets the count on every
+ * message the server sends, because a request served from a cached list proves nothing.)
  */
 export const afterRequest = (kind: ConcreteKind, failures: number, outcome: Outcome): Verdict => {
   if (outcome._tag === "Answered") return { failures: 0, drop: false }
@@ -77,10 +78,11 @@ export const mayResend = (error: RequestError, context: { readonly idempotent: b
  * answers would wait for its timeout. One that carries a request id is turned into a JSON-RPC
  * error for that id, so the bad answer fails its own request at once and nothing else.
  */
-export const answerInvalidResponses = (transport: SdkTransport, server: string): void => {
+export const answerInvalidResponses = (transport: SdkTransport, server: string, onReceive?: () => void): void => {
   const deliver = transport.onmessage
   if (!deliver) return
   transport.onmessage = (message, extra) => {
+    onReceive?.()
     if (
       isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isJSONRPCRequest(message) ||
       isJSONRPCNotification(message)

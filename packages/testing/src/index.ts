@@ -1,1 +1,2 @@
 export * as InMemory from "./InMemory.js"
+export * as Faulty from "./Faulty.js"

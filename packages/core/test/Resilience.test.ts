@@ -1,0 +1,412 @@
+/**
+ * Issue 3, one test per behaviour, over in-memory servers behind the fault-injecting transport
+ * (plus real fixture processes where the behaviour is about processes).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Faulty, InMemory } from "@mcpctl/testing"
+import { echoServer } from "@mcpctl/testing/fixtures"
+import { defaultLimits, type Limits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
+import { ConnectionPool, type PoolEvent, type PoolOptions } from "@mcpctl/core/ConnectionPool"
+import { needsAuthCacheFile } from "@mcpctl/core/NeedsAuthCache"
+import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
+import { afterRequest, DEGRADED_AFTER, mayResend } from "@mcpctl/core/Resilience"
+import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import { Transport } from "@mcpctl/core/Transport"
+import { McpRequestError, SessionExpired, TransportFailure } from "@mcpctl/core/Errors"
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import * as TestClock from "effect/TestClock"
+import { existsSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+// ---------------------------------------------------------------------------------------------
+
+const stdio = (name: string, config: Partial<ServerConfig> = {}): ResolvedServer => ({
+  name,
+  originalName: name,
+  scope: "flag",
+  source: "/test/settings.json",
+  transport: "stdio",
+  config: { command: "in-memory", ...config } as ServerConfig
+})
+
+const http = (name: string): ResolvedServer => ({
+  name,
+  originalName: name,
+  scope: "flag",
+  source: "/test/settings.json",
+  transport: "http",
+  config: { type: "http", url: `http://${name}.in-memory.test/mcp` } as ServerConfig
+})
+
+const freshHome = () => mkdtempSync(path.join(tmpdir(), "mcpctl-resilience-"))
+
+const hostLayer = (
+  servers: ReadonlyArray<ResolvedServer>,
+  transport: Layer.Layer<Transport>,
+  options: { readonly limits?: Partial<Limits>; readonly home?: string; readonly pool?: PoolOptions } = {}
+) => {
+  const config = Layer.succeed(McpConfig, {
+    servers,
+    permissions: { allow: ["mcp__*"], ask: [], deny: [] },
+    limits: { ...defaultLimits, ...options.limits },
+    home: options.home ?? freshHome(),
+    projectDir: "/tmp",
+    warnings: []
+  })
+  const pool = ConnectionPool.layerWith(options.pool ?? {}).pipe(Layer.provide(transport), Layer.provide(config))
+  const permission = Permission.layer.pipe(
+    Layer.provide(Layer.mergeAll(config, Prompter.layerNone, RuleWriter.layerNoop))
+  )
+  return ToolRegistry.layer.pipe(Layer.provideMerge(Layer.mergeAll(pool, permission, config)))
+}
+
+/** Tools of every kind of replay-safety, counting how often the server ran each. */
+const counting = () => {
+  const runs: Record<string, number> = {}
+  let listings = 0
+  const instances: Array<Server> = []
+  const bump = (name: string) => (runs[name] = (runs[name] ?? 0) + 1)
+  const tools: ReadonlyArray<InMemory.ScriptedTool> = [
+    { name: "echo", annotations: { readOnlyHint: true }, call: (a) => (bump("echo"), InMemory.text(String(a.text))) },
+    { name: "put", annotations: { idempotentHint: true }, call: () => (bump("put"), InMemory.text("put")) },
+    { name: "charge", call: () => (bump("charge"), InMemory.text("charged")) }
+  ]
+  const base = InMemory.scriptedServer(tools, { onRequest: (m) => m === "tools/list" && listings++ })
+  const factory: InMemory.ServerFactory = () => {
+    const server = base() as Server
+    instances.push(server)
+    return server
+  }
+  return { factory, runs, instances, listings: () => listings }
+}
+
+const callsOn = (stats: Faulty.Stats, connection: number) =>
+  stats.sent.filter((s) => s.connection === connection && s.method === "tools/call").length
+
+// ---------------------------------------------------------------------------------------------
+// pure policy
+// ---------------------------------------------------------------------------------------------
+
+describe("Resilience policy", () => {
+  const reset = new TransportFailure({ server: "s", message: "reset", code: "ECONNRESET" })
+  it("closes an HTTP connection on the third terminal error in a row, a stream at the first", () => {
+    let failures = 0
+    const drops: Array<boolean> = []
+    for (let i = 0; i < DEGRADED_AFTER; i++) {
+      const v = afterRequest("http", failures, { _tag: "Failed", error: reset, terminal: true })
+      failures = v.failures
+      drops.push(v.drop)
+    }
+    expect(drops).toEqual([false, false, true])
+    expect(afterRequest("stdio", 0, { _tag: "Failed", error: reset, terminal: true }).drop).toBe(true)
+    expect(afterRequest("http", 2, { _tag: "Answered" })).toEqual({ failures: 0, drop: false })
+    const rpc = new McpRequestError({ server: "s", method: "m", code: -32602, message: "bad" })
+    expect(afterRequest("http", 2, { _tag: "Failed", error: rpc, terminal: false })).toEqual({ failures: 0, drop: false })
+  })
+
+  it("resends an expired session always, a lost request only when idempotent", () => {
+    const expired = new SessionExpired({ server: "s", message: "x" })
+    expect(mayResend(expired, { idempotent: false, dropped: true })).toBe(true)
+    expect(mayResend(reset, { idempotent: true, dropped: true })).toBe(true)
+    expect(mayResend(reset, { idempotent: false, dropped: true })).toBe(false)
+    expect(mayResend(reset, { idempotent: true, dropped: false })).toBe(false)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// the pool and registry under faults
+// ---------------------------------------------------------------------------------------------
+
+describe("ensureConnected", () => {
+  it.scoped("reconnects a server whose connection closed between two calls", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      yield* registry.call("mcp__alpha__charge", {})
+      const first = yield* pool.get("alpha")
+      // The server goes away on its own (crash): its side of the link closes.
+      yield* Effect.promise(() => server.instances[0]!.close())
+      expect((yield* pool.state("alpha")).status).toBe("pending")
+      const { result } = yield* registry.call("mcp__alpha__charge", {})
+      expect(result.content).toEqual([{ type: "text", text: "charged" }])
+      expect(stats.connections.get("alpha")).toBe(2)
+      expect((yield* pool.get("alpha")) === first).toBe(false)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), () => undefined, stats))))
+  })
+})
+
+describe("session expiry", () => {
+  it.scoped("re-initializes and resends once, even a non-idempotent call", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    const script: Faulty.Script = (s) =>
+      s.connection === 1 && s.method === "tools/call" ? Faulty.fail(Faulty.sessionExpired()) : undefined
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const { result } = yield* registry.call("mcp__remote__charge", {})
+      expect(result.content).toEqual([{ type: "text", text: "charged" }])
+      expect(stats.connections.get("remote")).toBe(2)
+      expect(stats.sent.filter((s) => s.method === "initialize").length).toBe(2)
+      expect(server.runs.charge).toBe(1)
+    }).pipe(Effect.provide(hostLayer([http("remote")], Faulty.layer(InMemory.layer({ remote: server.factory }), script, stats))))
+  })
+
+  it.scoped("surfaces a second expiry in a row", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    const script: Faulty.Script = (s) => (s.method === "tools/call" ? Faulty.fail(Faulty.sessionExpired()) : undefined)
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const error = yield* Effect.flip(registry.call("mcp__remote__echo", { text: "x" }))
+      expect(error._tag).toBe("SessionExpired")
+      expect(error.message).toContain("remote")
+      expect(stats.connections.get("remote")).toBe(2)
+    }).pipe(Effect.provide(hostLayer([http("remote")], Faulty.layer(InMemory.layer({ remote: server.factory }), script, stats))))
+  })
+})
+
+describe("degradation", () => {
+  it.scoped("closes the connection on the third terminal error in a row; the next use reconnects", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    // Connection 1: calls 1-2 reset, call 3 answers (resets the count), calls 4-6 reset.
+    const resets = new Set([1, 2, 4, 5, 6])
+    const script: Faulty.Script = (s) => {
+      if (s.connection !== 1 || s.method !== "tools/call") return undefined
+      return resets.has(callsOn(stats, 1)) ? Faulty.fail(Faulty.econnreset()) : undefined
+    }
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      const call = registry.call("mcp__remote__charge", {})
+      for (const _ of [1, 2]) expect((yield* Effect.flip(call))._tag).toBe("TransportFailure")
+      yield* call // success: count back to 0
+      for (const _ of [4, 5]) {
+        const error = yield* Effect.flip(call)
+        expect(error._tag === "TransportFailure" && error.code).toBe("ECONNRESET")
+        expect((yield* pool.state("remote")).status).toBe("connected")
+      }
+      yield* Effect.flip(call) // third in a row
+      expect((yield* pool.state("remote")).status).toBe("pending")
+      expect(stats.connections.get("remote")).toBe(1)
+      yield* call
+      expect(stats.connections.get("remote")).toBe(2)
+    }).pipe(Effect.provide(hostLayer([http("remote")], Faulty.layer(InMemory.layer({ remote: server.factory }), script, stats))))
+  })
+})
+
+describe("mid-call failure", () => {
+  const midCall: Faulty.Script = (s) =>
+    s.connection === 1 && s.method === "tools/call" ? Faulty.deliverThenDrop : undefined
+
+  it.scoped("replays a read-only or idempotent call once on a fresh connection", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const { result } = yield* registry.call("mcp__alpha__echo", { text: "again" })
+      expect(result.content).toEqual([{ type: "text", text: "again" }])
+      expect(stats.connections.get("alpha")).toBe(2)
+      expect(callsOn(stats, 2)).toBe(1)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), midCall, stats))))
+  })
+
+  it.scoped("replays an idempotentHint tool", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      yield* registry.call("mcp__alpha__put", {})
+      expect(callsOn(stats, 2)).toBe(1)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), midCall, stats))))
+  })
+
+  it.scoped("fails any other call at once, naming the server and saying it may have run", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const error = yield* Effect.flip(registry.call("mcp__alpha__charge", {}))
+      expect(error._tag).toBe("TransportFailure")
+      if (error._tag !== "TransportFailure") return
+      expect(error.mayHaveRun).toBe(true)
+      expect(error.message).toContain(`"alpha"`)
+      expect(error.message).toContain("may have run")
+      expect(stats.connections.get("alpha")).toBe(1)
+      // Not replayed; the next call goes to a fresh connection.
+      yield* registry.call("mcp__alpha__charge", {})
+      expect(stats.connections.get("alpha")).toBe(2)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), midCall, stats))))
+  })
+})
+
+describe("cache invalidation", () => {
+  it.scoped("a closed connection drops its lists and pool entry and says so", () => {
+    const server = counting()
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      const events = yield* PubSub.subscribe(pool.events)
+      yield* registry.list()
+      const connection = yield* pool.get("alpha")
+      expect(connection.cache.has("tools")).toBe(true)
+      yield* Effect.promise(() => server.instances[0]!.close())
+      expect(yield* Queue.take(events)).toEqual({ _tag: "Closed", server: "alpha" } satisfies PoolEvent)
+      expect(connection.cache.size).toBe(0)
+      expect((yield* pool.state("alpha")).status).toBe("pending")
+      yield* registry.list()
+      expect(server.listings()).toBe(2)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], InMemory.layer({ alpha: server.factory }))))
+  })
+
+  it.scoped("tools/list_changed refreshes the list once per burst", () => {
+    const server = counting()
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      const events = yield* PubSub.subscribe(pool.events)
+      yield* registry.list()
+      const burst = Effect.promise(() =>
+        Promise.all(Array.from({ length: 5 }, () => server.instances[0]!.sendToolListChanged()))
+      )
+      yield* burst
+      // The list request travels behind the notifications, so they have all been handled.
+      yield* registry.list()
+      yield* registry.list()
+      expect(server.listings()).toBe(2)
+      expect(Chunk.toReadonlyArray(yield* Queue.takeAll(events))).toEqual([{ _tag: "ListChanged", server: "alpha", list: "tools" }])
+      yield* burst
+      yield* registry.list()
+      expect(server.listings()).toBe(3)
+      expect(Chunk.size(yield* Queue.takeAll(events))).toBe(1)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], InMemory.layer({ alpha: server.factory }))))
+  })
+})
+
+describe("needs-auth", () => {
+  it.scoped("remembers a 401 for 15 minutes without contacting the server, then tries again", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    const home = freshHome()
+    const script: Faulty.Script = (s) => (s.method === "initialize" ? Faulty.fail(Faulty.unauthorized()) : undefined)
+    return Effect.gen(function*() {
+      const pool = yield* ConnectionPool
+      const first = yield* Effect.flip(pool.get("remote"))
+      expect(first.status).toBe("needs-auth")
+      expect(stats.connections.get("remote")).toBe(1)
+      expect(existsSync(needsAuthCacheFile(home))).toBe(true)
+
+      yield* TestClock.adjust("14 minutes")
+      const cached = yield* Effect.flip(pool.get("remote"))
+      expect(cached.status).toBe("needs-auth")
+      expect(cached.message).toContain("mcpctl auth remote")
+      expect(stats.connections.get("remote")).toBe(1)
+      expect((yield* pool.state("remote")).status).toBe("needs-auth")
+
+      yield* TestClock.adjust("2 minutes")
+      yield* Effect.flip(pool.get("remote"))
+      expect(stats.connections.get("remote")).toBe(2)
+    }).pipe(
+      Effect.provide(hostLayer([http("remote")], Faulty.layer(InMemory.layer({ remote: server.factory }), script, stats), { home }))
+    )
+  })
+})
+
+describe("bad servers", () => {
+  it.scoped("an invalid JSON-RPC answer fails that request only", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    const script: Faulty.Script = (s) =>
+      s.method === "tools/call" && callsOn(stats, 1) === 1 ? Faulty.reply(Faulty.garbageFor) : undefined
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const error = yield* Effect.flip(registry.call("mcp__alpha__charge", {}))
+      expect(error._tag).toBe("McpRequestError")
+      expect(error.message).toContain("invalid JSON-RPC")
+      const { result } = yield* registry.call("mcp__alpha__charge", {})
+      expect(result.content).toEqual([{ type: "text", text: "charged" }])
+      expect(stats.connections.get("alpha")).toBe(1)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), script, stats))))
+  })
+
+  it.scoped("skips non-JSON stdout lines of a real stdio server", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      for (const text of ["a", "b", "c"]) {
+        const { result } = yield* registry.call("mcp__noisy__echo", { text })
+        expect(result.content).toEqual([{ type: "text", text }])
+      }
+      const connection = yield* pool.get("noisy")
+      expect(connection.pid).toBeTypeOf("number")
+      expect((yield* pool.state("noisy")).status).toBe("connected")
+    }).pipe(
+      Effect.provide(hostLayer([stdio("noisy", { command: process.execPath, args: [echoServer, "--noise"] })], Transport.layer))
+    ), 20_000)
+
+  it.live("fails a server that never answers initialize after MCP_TIMEOUT and ends its process", () => {
+    const pids: Array<number> = []
+    const recording = Layer.effect(
+      Transport,
+      Effect.map(Transport, (base) =>
+        Transport.of({
+          open: (server, kind) =>
+            base.open(server, kind).pipe(Effect.tap((o) => pids.push((o.transport as unknown as { pid: number }).pid)))
+        }))
+    ).pipe(Layer.provide(Transport.layer))
+    return Effect.gen(function*() {
+      const pool = yield* ConnectionPool
+      const error = yield* Effect.flip(pool.get("mute"))
+      expect(error.status).toBe("failed")
+      expect(error.message).toContain("300 ms")
+      expect((yield* pool.state("mute")).status).toBe("failed")
+      expect(pids.length).toBe(1)
+      expect(() => process.kill(-pids[0]!, 0)).toThrow()
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(hostLayer(
+        [stdio("mute", { command: process.execPath, args: [echoServer, "--never-initialize"] })],
+        recording,
+        { limits: { connectTimeoutMs: 300 } }
+      ))
+    )
+  }, 20_000)
+})
+
+describe("long-lived use", () => {
+  it.scoped("closes an idle connection after the idle time and reopens it on demand", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      const events = yield* PubSub.subscribe(pool.events)
+      yield* registry.call("mcp__alpha__echo", { text: "1" })
+      yield* TestClock.adjust("4 minutes")
+      yield* registry.call("mcp__alpha__echo", { text: "2" }) // use restarts the idle timer
+      yield* TestClock.adjust("4 minutes")
+      expect((yield* pool.state("alpha")).status).toBe("connected")
+      yield* TestClock.adjust("2 minutes")
+      expect(yield* Queue.take(events)).toEqual({ _tag: "Closed", server: "alpha" })
+      expect((yield* pool.state("alpha")).status).toBe("pending")
+      yield* registry.call("mcp__alpha__echo", { text: "3" })
+      expect(stats.connections.get("alpha")).toBe(2)
+    }).pipe(
+      Effect.provide(hostLayer(
+        [stdio("alpha")],
+        Faulty.layer(InMemory.layer({ alpha: server.factory }), () => undefined, stats),
+        { pool: { idleTimeToLive: "5 minutes" } }
+      ))
+    )
+  })
+})
