@@ -34,7 +34,7 @@ describe("connection concurrency", () => {
       servers: Object.fromEntries(
         Array.from({ length: servers }, (_, i) => [
           `s${i}`,
-          { command: process.execPath, args: [fixtures.echoServer, "--start-log", log, "--start-delay", "150"] }
+          { command: process.execPath, args: [fixtures.echoServer, "--start-log", log, "--start-delay", "800"] }
         ])
       ),
       limits: local === undefined ? {} : { localConcurrency: local }
