@@ -17,22 +17,40 @@ export const yes = Options.boolean("yes").pipe(
   Options.withDescription("Approve calls that the rules say to ask about (deny rules still win)")
 )
 
+const mcpLogLevels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const
+type McpLogLevel = typeof mcpLogLevels[number]
+
+/**
+ * The `--log-level` value as typed. @effect/cli has a built-in `--log-level` (Effect's own levels)
+ * that removes the flag from the arguments before our option sees it whenever the value is also an
+ * Effect level (debug, info, warning, error); so the command line itself is the source of truth.
+ * Effect-only names map to the nearest MCP level. Arguments after `--` belong to a server command.
+ */
+export const logLevelFromArgv = (argv: ReadonlyArray<string>): McpLogLevel | undefined => {
+  const end = argv.indexOf("--")
+  const args = end < 0 ? argv : argv.slice(0, end)
+  let value: string | undefined
+  args.forEach((a, i) => {
+    if (a === "--log-level" && i + 1 < args.length) value = args[i + 1]
+    else if (a.startsWith("--log-level=")) value = a.slice("--log-level=".length)
+  })
+  if (value === undefined) return undefined
+  const v = value.toLowerCase()
+  if ((mcpLogLevels as ReadonlyArray<string>).includes(v)) return v as McpLogLevel
+  return v === "all" || v === "trace" ? "debug" : v === "fatal" ? "critical" : v === "none" ? "emergency" : undefined
+}
+
 /**
  * `--log-level`: the least severe server log message (`notifications/message`) shown on stderr;
  * also sent to servers that support `logging/setLevel`, so they need not send the rest.
  */
-export const logLevel = Options.choice("log-level", [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency"
-] as const).pipe(
-  Options.withDefault("warning" as const),
-  Options.withDescription("Show server log messages at this level and above on stderr (default: warning)")
+export const logLevel = Options.choice("log-level", mcpLogLevels).pipe(
+  Options.withDefault("warning" as McpLogLevel),
+  Options.map((parsed): McpLogLevel => logLevelFromArgv(process.argv.slice(2)) ?? parsed),
+  Options.withDescription(
+    "Show server log messages at this level and above on stderr: debug, info, notice, warning (default), " +
+      "error, critical, alert, emergency"
+  )
 )
 
 /** `--json`, `--config`, `--cwd`, `--log-level`. */
