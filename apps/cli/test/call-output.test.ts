@@ -1,0 +1,102 @@
+/**
+ * Issue 5's "done when" for `mcpctl call`, on the built CLI (`npm run build` first): 1 MB of text
+ * comes back cut under the output budget with `"truncated": true`, and an image comes back as a
+ * path to a file holding exactly the image's bytes. Sizes are printed for the closing note.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as fixtures from "@mcpctl/testing/fixtures"
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
+const cli = join(root, "apps/cli/bin/mcpctl.mjs")
+const everythingDist = join(root, "node_modules/@modelcontextprotocol/server-everything/dist")
+
+const dir = mkdtempSync(join(tmpdir(), "mcpctl-call-out-"))
+const home = join(dir, "home")
+mkdirSync(home)
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const settings = join(dir, "settings.json")
+writeFileSync(
+  settings,
+  JSON.stringify({
+    mcpServers: {
+      echo: { command: "node", args: [fixtures.echoServer] },
+      everything: { command: "node", args: [join(everythingDist, "index.js"), "stdio"] }
+    },
+    permissions: { allow: ["mcp__echo__big", "mcp__everything__get-tiny-image"] }
+  })
+)
+
+/** The default budget: MAX_MCP_OUTPUT_TOKENS 25,000 at about 4 characters a token. */
+const BUDGET_CHARS = 25_000 * 4
+const MB = 1_000_000
+
+const mcpctl = (...args: Array<string>): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((done, fail) => {
+    const child = spawn(process.execPath, [cli, ...args, "--config", settings], {
+      cwd: dir,
+      env: { ...process.env, MCPCTL_HOME: home, MAX_MCP_OUTPUT_TOKENS: "" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d) => (stdout += d))
+    child.stderr.on("data", (d) => (stderr += d))
+    child.on("error", fail)
+    child.on("close", (code) => done({ code, stdout, stderr }))
+  })
+
+describe("mcpctl call output", () => {
+  it("1 MB of text is cut under the budget with truncated: true and a marker", async () => {
+    const r = await mcpctl("call", "mcp__echo__big", `chars=${MB}`, "--json")
+    expect(r.code).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.truncated).toBe(true)
+    const text: string = doc.content.map((c: { text?: string }) => c.text ?? "").join("")
+    expect(text.length).toBeLessThanOrEqual(BUDGET_CHARS)
+    expect(text.length).toBeGreaterThan(BUDGET_CHARS * 0.9)
+    expect(text).toMatch(/truncated: [\d,]+ more characters; raise MAX_MCP_OUTPUT_TOKENS/)
+    expect(text.startsWith("0123456789abcdefghijklmnopqrstuvwxyz0123")).toBe(true)
+
+    const human = await mcpctl("call", "mcp__echo__big", `chars=${MB}`)
+    expect(human.code).toBe(0)
+    expect(human.stdout.length).toBeLessThanOrEqual(BUDGET_CHARS + 1)
+    expect(human.stderr).toContain("note: text cut")
+    console.log(
+      `call big chars=${MB}: server sent ${MB} characters; --json stdout ${r.stdout.length} bytes, ` +
+        `text kept ${text.length} characters (budget ${BUDGET_CHARS}); human stdout ${human.stdout.length} bytes`
+    )
+  })
+
+  it("an image comes back as a path to a file with exactly the image's bytes", async () => {
+    const { MCP_TINY_IMAGE } = (await import(join(everythingDist, "tools/get-tiny-image.js"))) as {
+      MCP_TINY_IMAGE: string
+    }
+    const expected = Buffer.from(MCP_TINY_IMAGE, "base64")
+    const r = await mcpctl("call", "mcp__everything__get-tiny-image", "--json")
+    expect(r.code).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(r.stdout).not.toContain(MCP_TINY_IMAGE.slice(0, 200))
+    expect(doc.files).toHaveLength(1)
+    const file = doc.files[0]
+    expect(file).toMatchObject({ type: "file", mimeType: "image/png", bytes: expected.length, originalType: "image" })
+    expect(file.path.startsWith(join(home, "outputs"))).toBe(true)
+    expect(file.path).toMatch(/\.png$/)
+    expect(Buffer.compare(readFileSync(file.path), expected)).toBe(0)
+
+    const human = await mcpctl("call", "mcp__everything__get-tiny-image")
+    expect(human.code).toBe(0)
+    const path = /saved to (\S+)\]/.exec(human.stdout)?.[1]
+    expect(path).toBe(file.path)
+    console.log(
+      `call get-tiny-image: image ${expected.length} bytes (${MCP_TINY_IMAGE.length} base64 characters) saved to ` +
+        `${file.path} (${statSync(file.path).size} bytes on disk); --json stdout ${r.stdout.length} bytes, ` +
+        `human stdout ${human.stdout.length} bytes`
+    )
+  })
+})
