@@ -1,0 +1,143 @@
+/**
+ * The pool against real servers that go away between two calls: a stdio fixture killed with its
+ * whole process group, and a Streamable HTTP server-everything restarted on the same port (its
+ * old session is gone, so the next request is answered only after re-initializing).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { echoServer } from "@mcpctl/testing/fixtures"
+import { defaultLimits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
+import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import { Transport } from "@mcpctl/core/Transport"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import { type ChildProcess, spawn } from "node:child_process"
+import { once } from "node:events"
+import { mkdtempSync } from "node:fs"
+import type { AddressInfo } from "node:net"
+import * as net from "node:net"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const EVERYTHING = fileURLToPath(
+  new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
+)
+
+const server = (name: string, transport: ResolvedServer["transport"], config: ServerConfig): ResolvedServer => ({
+  name,
+  originalName: name,
+  scope: "flag",
+  source: "/test/settings.json",
+  transport,
+  config
+})
+
+const hostLayer = (servers: ReadonlyArray<ResolvedServer>) => {
+  const config = Layer.succeed(McpConfig, {
+    servers,
+    permissions: { allow: ["mcp__*"], ask: [], deny: [] },
+    limits: defaultLimits,
+    home: mkdtempSync(path.join(tmpdir(), "mcpctl-pool-")),
+    projectDir: "/tmp",
+    warnings: []
+  })
+  const pool = ConnectionPool.layer.pipe(Layer.provide(Transport.layer), Layer.provide(config))
+  const permission = Permission.layer.pipe(
+    Layer.provide(Layer.mergeAll(config, Prompter.layerNone, RuleWriter.layerNoop))
+  )
+  return ToolRegistry.layer.pipe(Layer.provideMerge(Layer.mergeAll(pool, permission, config)))
+}
+
+const textOf = (result: { content: ReadonlyArray<unknown> }) =>
+  (result.content[0] as { type: string; text: string }).text
+
+const freePort = async (): Promise<number> => {
+  const s = net.createServer()
+  s.listen(0, "127.0.0.1")
+  await once(s, "listening")
+  const { port } = s.address() as AddressInfo
+  s.close()
+  await once(s, "close")
+  return port
+}
+
+/** server-everything over Streamable HTTP on `port`, resolved once it listens. */
+const startEverything = async (port: number): Promise<ChildProcess> => {
+  const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  await new Promise<void>((resolve, reject) => {
+    let output = ""
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (/listening on port/.test(output)) resolve()
+    }
+    child.stdout!.on("data", onData)
+    child.stderr!.on("data", onData)
+    child.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${output}`)))
+  })
+  return child
+}
+
+const kill = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, "exit")
+  child.kill("SIGKILL")
+  await exited
+}
+
+describe("ConnectionPool with real servers", () => {
+  it.scoped("restarts a killed stdio server for the next call", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      const events = yield* PubSub.subscribe(pool.events)
+      const first = yield* registry.call("mcp__echo__add", { a: 1, b: 2 })
+      expect(textOf(first.result)).toBe("3")
+      const pid1 = (yield* pool.get("echo")).pid!
+      process.kill(-pid1, "SIGKILL")
+      // Not read-only: it must go to a restarted process, never to the dead one.
+      expect(yield* Queue.take(events)).toEqual({ _tag: "Closed", server: "echo" })
+      const second = yield* registry.call("mcp__echo__add", { a: 2, b: 3 })
+      expect(textOf(second.result)).toBe("5")
+      const pid2 = (yield* pool.get("echo")).pid!
+      expect(pid2).not.toBe(pid1)
+
+      // Killed and used at once (no wait for the exit): the read-only call is replayed.
+      process.kill(-pid2, "SIGKILL")
+      const third = yield* registry.call("mcp__echo__echo", { text: "still here" })
+      expect(textOf(third.result)).toBe("still here")
+      expect((yield* pool.get("echo")).pid).not.toBe(pid2)
+    }).pipe(
+      Effect.provide(hostLayer([server("echo", "stdio", { command: process.execPath, args: [echoServer] } as ServerConfig)]))
+    ), 30_000)
+
+  it.scoped("re-initializes after a Streamable HTTP server restarted (old session gone)", () =>
+    Effect.gen(function*() {
+      const port = yield* Effect.promise(freePort)
+      let child = yield* Effect.promise(() => startEverything(port))
+      yield* Effect.addFinalizer(() => Effect.promise(() => kill(child)))
+      const url = `http://127.0.0.1:${port}/mcp`
+      return yield* Effect.gen(function*() {
+        const registry = yield* ToolRegistry
+        const pool = yield* ConnectionPool
+        const first = yield* registry.call("mcp__everything__echo", { message: "one" })
+        expect(textOf(first.result)).toContain("one")
+        const before = yield* pool.get("everything")
+
+        yield* Effect.promise(() => kill(child))
+        child = yield* Effect.promise(() => startEverything(port))
+
+        const second = yield* registry.call("mcp__everything__echo", { message: "two" })
+        expect(textOf(second.result)).toContain("two")
+        expect((yield* pool.get("everything")) === before).toBe(false)
+      }).pipe(
+        Effect.provide(hostLayer([server("everything", "http", { type: "http", url } as ServerConfig)]))
+      )
+    }), 30_000)
+})
