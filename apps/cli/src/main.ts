@@ -14,13 +14,14 @@ import { call } from "./commands/call.js"
 import { add, get, remove } from "./commands/manage.js"
 import { prompt, prompts } from "./commands/prompts.js"
 import { read, resources } from "./commands/resources.js"
+import { serve } from "./commands/serve.js"
 import { servers } from "./commands/servers.js"
 import { tools } from "./commands/tools.js"
 import { exitCodeFor } from "./Host.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
-  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, auth, logout])
+  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, auth, logout, serve])
 )
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: "0.1.0" })

@@ -1,0 +1,81 @@
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as fixtures from "@mcpctl/testing/fixtures"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { spawn } from "node:child_process"
+import { cliBin, repoRoot, workspace } from "./support.js"
+
+const ws = workspace()
+afterAll(() => ws.cleanup())
+const settings = ws.settings("serve.json", {
+  mcpServers: { echo: { command: "node", args: [fixtures.echoServer] } },
+  permissions: { allow: ["mcp__echo__echo"], deny: ["mcp__echo__destructive_thing"] }
+})
+
+const exercise = async (client: Client) => {
+  const { tools } = await client.listTools()
+  const names = tools.map((t) => t.name)
+  expect(names).toContain("mcp__echo__echo")
+  // Denied tools are not even listed.
+  expect(names).not.toContain("mcp__echo__destructive_thing")
+  expect(tools.find((t) => t.name === "mcp__echo__echo")!.annotations?.readOnlyHint).toBe(true)
+  const echoed = await client.callTool({ name: "mcp__echo__echo", arguments: { text: "through the gateway" } })
+  expect(echoed.content).toEqual([{ type: "text", text: "through the gateway" }])
+  // An ask without --yes: refused as a tool error the model can read, naming the rule to add.
+  const asked = await client.callTool({ name: "mcp__echo__add", arguments: { a: 1, b: 2 } })
+  expect(asked.isError).toBe(true)
+  expect(JSON.stringify(asked.content)).toContain("mcp__echo__add")
+  const { resources } = await client.listResources()
+  expect(resources.map((r) => r.uri)).toContain("test://greeting")
+  const read = await client.readResource({ uri: "test://greeting" })
+  expect(JSON.stringify(read.contents)).toContain("hello from echo-server")
+  const { prompts } = await client.listPrompts()
+  expect(prompts.map((p) => p.name)).toContain("echo__greet")
+  const prompt = await client.getPrompt({ name: "echo__greet", arguments: { name: "Ada" } })
+  expect(JSON.stringify(prompt.messages)).toContain("Ada")
+}
+
+describe("mcpctl serve", () => {
+  it("serves the configured servers as one MCP server over stdio", async () => {
+    const client = new Client({ name: "test", version: "1" })
+    await client.connect(new StdioClientTransport({
+      command: process.execPath,
+      args: [cliBin, "serve", "--config", settings],
+      cwd: repoRoot,
+      env: { ...process.env, MCPCTL_HOME: ws.home } as Record<string, string>,
+      stderr: "ignore"
+    }))
+    try {
+      await exercise(client)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("serves Streamable HTTP on 127.0.0.1", async () => {
+    const child = spawn(process.execPath, [cliBin, "serve", "--http", "0", "--config", settings], {
+      cwd: repoRoot,
+      env: { ...process.env, MCPCTL_HOME: ws.home },
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = ""
+        child.stderr!.on("data", (d) => {
+          text += d
+          const m = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text)
+          if (m) resolve(m[1]!)
+        })
+        child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${text}`)))
+      })
+      const client = new Client({ name: "test", version: "1" })
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+      await exercise(client)
+      await client.close()
+    } finally {
+      child.kill("SIGINT")
+      await new Promise((resolve) => child.once("exit", resolve))
+    }
+  })
+})

@@ -1,0 +1,162 @@
+/**
+ * One MCP server in front of all configured ones (`mcpctl serve`): a host that speaks MCP only to
+ * a single server (an editor, another agent) gets the whole catalogue, with mcpctl's permission
+ * rules, timeouts, reconnects and output budget applied to every call.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Tool
+} from "@modelcontextprotocol/sdk/types.js"
+import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
+import { McpConfig } from "./Config.js"
+import { ConnectionPool } from "./ConnectionPool.js"
+import { budgetChars, shapeCallResult } from "./Content.js"
+import { parseToolName } from "./Naming.js"
+import { Permission } from "./Permission.js"
+import { getPrompt, listAllPrompts, listAllResources, readResource } from "./Resources.js"
+import { type McpTool, ToolRegistry } from "./ToolRegistry.js"
+
+/** How the gateway introduces itself. */
+export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
+
+/** A catalogue entry as the gateway lists it: the qualified name, the server's annotations. */
+export const toListedTool = (tool: McpTool): Tool => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: tool.inputSchema,
+  ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+  annotations: {
+    title: tool.title,
+    readOnlyHint: tool.readOnly,
+    destructiveHint: tool.destructive,
+    openWorldHint: tool.openWorld,
+    idempotentHint: tool.idempotent
+  }
+})
+
+/**
+ * A failure of a tool call as a tool result, so the calling model reads why (denied, timed out,
+ * server down) instead of the client seeing a bare protocol error.
+ */
+const errorResult = (message: string): CallToolResult => ({ isError: true, content: [{ type: "text", text: message }] })
+
+/**
+ * Builds the gateway server. Tools denied by the rules are not listed at all; asks are decided by
+ * whatever Prompter the Permission layer was built with (`serve` has no terminal: `--yes` or deny).
+ */
+export const makeGateway = Effect.gen(function*() {
+  const registry = yield* ToolRegistry
+  const permission = yield* Permission
+  const config = yield* McpConfig
+  const pool = yield* ConnectionPool
+  const run = Runtime.runPromise(yield* Effect.runtime<ConnectionPool>())
+  const server = new Server(gatewayInfo, {
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
+    instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
+      "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>."
+  })
+  // Where a listed resource lives: URIs are the servers' own, so reads are routed by this map.
+  const resourceServer = new Map<string, string>()
+
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    run(Effect.map(registry.list(), ({ tools }) => ({
+      tools: tools.filter((t) => permission.decide(t.name).behavior !== "deny").map(toListedTool)
+    }))))
+
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    run(
+      registry.call(request.params.name, request.params.arguments ?? {}).pipe(
+        Effect.map(({ result }): CallToolResult => {
+          const shaped = shapeCallResult(result as never, budgetChars(config.limits.maxOutputTokens))
+          return {
+            ...result,
+            content: shaped.content as CallToolResult["content"],
+            ...(shaped.structuredContent ? { structuredContent: shaped.structuredContent } : {})
+          }
+        }),
+        Effect.catchAll((error) => Effect.succeed(errorResult(error.message)))
+      )
+    ))
+
+  server.setRequestHandler(ListResourcesRequestSchema, () =>
+    run(Effect.map(listAllResources(), ({ resources }) => {
+      for (const r of resources) resourceServer.set(r.uri, r.server)
+      return { resources: resources.map(({ server: _server, ...r }) => r) }
+    })))
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
+    run(Effect.map(listAllResources(), ({ templates }) => ({
+      resourceTemplates: templates.map(({ server: _server, ...t }) => t)
+    }))))
+
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    run(Effect.gen(function*() {
+      const uri = request.params.uri
+      if (!resourceServer.has(uri)) yield* listAllResources()
+      const owner = resourceServer.get(uri)
+      if (!owner) {
+        return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, `No configured server lists the resource ${uri}`))
+      }
+      return yield* readResource(owner, uri).pipe(
+        Effect.mapError((e) => new McpError(ErrorCode.InternalError, e.message))
+      )
+    })))
+
+  server.setRequestHandler(ListPromptsRequestSchema, () =>
+    run(Effect.map(listAllPrompts(), ({ prompts }) => ({
+      prompts: prompts.map(({ server: owner, ...p }) => ({ ...p, name: promptName(owner, p.name) }))
+    }))))
+
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    run(Effect.gen(function*() {
+      const target = parsePromptName(request.params.name)
+      if (!target) {
+        return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`))
+      }
+      return yield* getPrompt(target.server, target.prompt, request.params.arguments ?? {}).pipe(
+        Effect.mapError((e) => new McpError(ErrorCode.InternalError, e.message))
+      )
+    })))
+
+  // A server's catalogue changed (or it went away): tell our client to list again.
+  yield* pool.events.subscribe.pipe(
+    Effect.flatMap((events) =>
+      events.take.pipe(
+        Effect.flatMap((event) =>
+          Effect.promise(() =>
+            (event._tag === "ListChanged" && event.list === "resources"
+              ? server.sendResourceListChanged()
+              : event._tag === "ListChanged" && event.list === "prompts"
+              ? server.sendPromptListChanged()
+              : server.sendToolListChanged()).catch(() => undefined)
+          )
+        ),
+        Effect.forever
+      )
+    ),
+    Effect.forkScoped
+  )
+  return server
+})
+
+/** `<server>__<prompt>`: prompt names of different servers cannot collide (pure). */
+export const promptName = (server: string, prompt: string): string => `${server}__${prompt}`
+
+/** Splits a gateway prompt name at its first `__` (server names never contain `__`). */
+export const parsePromptName = (name: string): { readonly server: string; readonly prompt: string } | undefined => {
+  const parsed = parseToolName(`mcp__${name}`)
+  return parsed ? { server: parsed.server, prompt: parsed.tool } : undefined
+}
+
