@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { logLevelFromArgv } from "../src/Flags.js"
 
 const root = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
 const cli = join(root, "apps/cli/bin/mcpctl.mjs")
@@ -177,6 +178,14 @@ describe("mcpctl prompts / prompt", () => {
 })
 
 describe("server logs and progress", () => {
+  it("reads --log-level from the command line (the @effect/cli built-in hides shared names)", () => {
+    expect(logLevelFromArgv(["call", "x", "--log-level", "error"])).toBe("error")
+    expect(logLevelFromArgv(["call", "--log-level=notice"])).toBe("notice")
+    expect(logLevelFromArgv(["call", "--log-level", "fatal"])).toBe("critical")
+    expect(logLevelFromArgv(["call"])).toBeUndefined()
+    expect(logLevelFromArgv(["add", "s", "--", "server", "--log-level", "debug"])).toBeUndefined()
+  })
+
   it("server log messages go to stderr at --log-level and above; --json stdout stays one document", async () => {
     const lines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("[blobs/fixture]"))
     const r = await mcpctl("call", "mcp__blobs__log", "--json", "--log-level", "error")
