@@ -15,6 +15,7 @@ import { err, json, oneLine, out, table } from "../Render.js"
 
 const serverArgs = Args.text({ name: "server" }).pipe(Args.repeated)
 
+/** Lists prompts with their declared arguments, so `prompt` can be called without guessing. */
 export const prompts = Command.make("prompts", { ...Flags.global, servers: serverArgs }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const pool = yield* ConnectionPool
@@ -74,6 +75,10 @@ const render = (item: ContentItem): string => {
   }
 }
 
+/**
+ * Gets one prompt. Arguments are checked against the declaration first (exit 2 naming the
+ * missing or unknown one), because servers answer bad arguments with opaque errors.
+ */
 export const prompt = Command.make("prompt", { ...Flags.global, server, name, pairs }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const config = yield* McpConfig

@@ -17,6 +17,7 @@ import { err, json, oneLine, out, table } from "../Render.js"
 
 const serverArgs = Args.text({ name: "server" }).pipe(Args.repeated)
 
+/** Lists what servers offer besides tools; templates too, since their URIs are what `read` needs filled in. */
 export const resources = Command.make("resources", { ...Flags.global, servers: serverArgs }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const pool = yield* ConnectionPool
@@ -72,6 +73,10 @@ const outFile = Options.file("out").pipe(
 const writeError = (file: string) => (e: unknown) =>
   new UsageError({ message: `Could not write ${file}: ${e instanceof Error ? e.message : String(e)}` })
 
+/**
+ * Reads one resource. Binary content never reaches the terminal: it is saved (content-addressed
+ * under `$MCPCTL_HOME/outputs`, or to `--out FILE`) and the path is printed instead.
+ */
 export const read = Command.make("read", { ...Flags.global, out: outFile, server, uri }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const config = yield* McpConfig
