@@ -62,6 +62,19 @@ const plan = () => {
         ...serverFlags({ clientId: context.client_id, clientSecret: context.client_secret })]]
     case "auth/basic-cimd":
       return [["call", "mcp__adhoc__test-tool", "--auth", "--yes", ...serverFlags({ clientMetadataUrl: CLIENT_METADATA_URL })]]
+    case "auth/client-credentials-basic":
+      return [["call", "mcp__adhoc__test-tool", "--yes",
+        ...serverFlags({ grantType: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret })]]
+    case "auth/client-credentials-jwt": {
+      const keyFile = join(home, "client-key.pem")
+      writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 })
+      return [["call", "mcp__adhoc__test-tool", "--yes", ...serverFlags({
+        grantType: "client_credentials",
+        clientId: context.client_id,
+        privateKeyFile: keyFile,
+        signingAlgorithm: context.signing_algorithm
+      })]]
+    }
     default:
       if (scenario.startsWith("auth/")) return [["call", "mcp__adhoc__test-tool", "--auth", "--yes", ...serverFlags()]]
       return [["tools", "--json", ...serverFlags()]]

@@ -7,11 +7,13 @@
 import { makeProvider, McpctlOAuthProvider, openInBrowser, remoteConfigOf, signIn } from "@mcpctl/core/Auth"
 import { McpConfig, type ResolvedServer } from "@mcpctl/core/Config"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js"
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js"
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { readFileSync } from "node:fs"
 import { err } from "./Render.js"
 
 /** At most this many browser sign-ins per server in one run (step-up included). */
@@ -61,6 +63,33 @@ export class ChallengeRecordingProvider extends McpctlOAuthProvider {
   }
 }
 
+/**
+ * `oauth.grantType: "client_credentials"`: the SDK's providers, which fetch a token on the first
+ * 401 without any user (HTTP Basic with `clientSecret`, or a JWT signed with `privateKeyFile`).
+ * Tokens stay in memory: getting a new one costs one request, and nothing secret is written.
+ */
+const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider | undefined => {
+  const oauth = remoteConfigOf(server)?.oauth
+  if (!oauth?.clientId) return undefined
+  const scope = oauth.scopes?.join(" ")
+  if (oauth.privateKeyFile) {
+    return new PrivateKeyJwtProvider({
+      clientId: oauth.clientId,
+      privateKey: readFileSync(oauth.privateKeyFile, "utf8"),
+      algorithm: oauth.signingAlgorithm ?? "ES256",
+      clientName: "mcpctl",
+      ...(scope ? { scope } : {})
+    })
+  }
+  if (!oauth.clientSecret) return undefined
+  return new ClientCredentialsProvider({
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    clientName: "mcpctl",
+    ...(scope ? { scope } : {})
+  })
+}
+
 /** The per-run OAuth state of the CLI host. */
 export class RemoteAuth extends Context.Tag("mcpctl/RemoteAuth")<
   RemoteAuth,
@@ -85,6 +114,7 @@ export class RemoteAuth extends Context.Tag("mcpctl/RemoteAuth")<
         providerFor: (server) => {
           const remote = remoteConfigOf(server)
           if (!remote || remote.type === "ws") return undefined
+          if (remote.oauth?.grantType === "client_credentials") return clientCredentialsProvider(server)
           const provider = inline
             ? new ChallengeRecordingProvider({
               home,

@@ -27,7 +27,17 @@ export const OAuthOptions = Schema.Struct({
    * An HTTPS URL of mcpctl's client ID metadata document (SEP-991): authorization servers that
    * support it take the URL as the client ID, so no dynamic registration is needed.
    */
-  clientMetadataUrl: Schema.optional(Schema.String)
+  clientMetadataUrl: Schema.optional(Schema.String),
+  /**
+   * `client_credentials` for machine-to-machine servers (SEP-1046): tokens come from
+   * `clientId` + `clientSecret` (HTTP Basic) or a signed JWT (`privateKeyFile`), no browser.
+   * Default `authorization_code`.
+   */
+  grantType: Schema.optional(Schema.Literal("authorization_code", "client_credentials")),
+  /** PEM (PKCS#8) private key file for `private_key_jwt` client authentication. */
+  privateKeyFile: Schema.optional(Schema.String),
+  /** JWT signing algorithm of `privateKeyFile` (default ES256). */
+  signingAlgorithm: Schema.optional(Schema.String)
 })
 export type OAuthOptions = typeof OAuthOptions.Type
 
