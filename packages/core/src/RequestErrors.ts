@@ -73,6 +73,14 @@ export const isStaleSession = (cause: unknown): boolean => {
 }
 
 /**
+ * The request failed before any of it left this process: the stdio transport refuses to write to
+ * a process that has exited or a closed pipe ("cannot send, …"), SDK transports refuse with "Not
+ * connected". Such a call cannot have run, so it is safe to send again whatever the tool does.
+ */
+export const wasNotSent = (cause: unknown): boolean =>
+  cause instanceof Error && (/: cannot send, /.test(cause.message) || cause.message === "Not connected")
+
+/**
  * A failed request on a live connection. `mayHaveRun` (and the message) say whether a lost
  * `tools/call` could have taken effect on the server, so the user knows whether to check before
  * running it again.
@@ -106,7 +114,7 @@ export const classifyRequestFailure = (
   const terminal = isTerminalTransportError(cause)
   const code = codeOf(cause)
   if (closed || terminal || code !== undefined) {
-    const mayHaveRun = method === "tools/call"
+    const mayHaveRun = method === "tools/call" && !wasNotSent(cause)
     return {
       terminal: closed || terminal,
       error: new TransportFailure({

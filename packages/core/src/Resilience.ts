@@ -2,6 +2,7 @@
  * The pool's recovery policy as pure functions: what one failed request means for the connection
  * it ran on (keep it, count it, drop it) and whether the request may be sent again. Kept apart
  * from the pool so the rules of CLI.md ("Lifecycle promises") are testable without a server.
+ * Also the guard that turns a malformed answer into an error for its own request.
  */
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
@@ -65,12 +66,13 @@ export const afterRequest = (kind: ConcreteKind, failures: number, outcome: Outc
 
 /**
  * Whether a failed request may be sent once more on a fresh connection. An expired session never
- * ran the request, so it is always resent; a request lost with its connection is resent only
- * when running it twice is harmless (lists, `readOnlyHint`/`idempotentHint` tools).
+ * ran the request, and neither did one that never left the process (`mayHaveRun: false`), so
+ * those are always resent; a request lost with its connection is resent only when running it
+ * twice is harmless (lists, `readOnlyHint`/`idempotentHint` tools).
  */
 export const mayResend = (error: RequestError, context: { readonly idempotent: boolean; readonly dropped: boolean }): boolean => {
   if (error._tag === "SessionExpired") return true
-  return error._tag === "TransportFailure" && context.dropped && context.idempotent
+  return error._tag === "TransportFailure" && context.dropped && (context.idempotent || error.mayHaveRun === false)
 }
 
 /**

@@ -10,10 +10,14 @@ import { ConnectionPool, type PoolEvent, type PoolOptions } from "@mcpctl/core/C
 import { needsAuthCacheFile } from "@mcpctl/core/NeedsAuthCache"
 import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { afterRequest, DEGRADED_AFTER, mayResend } from "@mcpctl/core/Resilience"
+import { classifyRequestFailure } from "@mcpctl/core/RequestErrors"
+import { listPrompts, listResources } from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import { McpRequestError, SessionExpired, TransportFailure } from "@mcpctl/core/Errors"
+import { Server as LowLevelServer } from "@modelcontextprotocol/sdk/server/index.js"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { ListPromptsRequestSchema, ListResourcesRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -231,6 +235,25 @@ describe("mid-call failure", () => {
     }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), midCall, stats))))
   })
 
+  it.scoped("resends any call that never left the process (write to an exited stdio server)", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    const exited = () =>
+      Object.assign(new Error(`MCP server "alpha": cannot send, the process has exited (killed by SIGKILL)`), {
+        code: "EPIPE"
+      })
+    const script: Faulty.Script = (s) => (s.connection === 1 && s.method === "tools/call" ? Faulty.fail(exited()) : undefined)
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const { result } = yield* registry.call("mcp__alpha__charge", {})
+      expect(result.content).toEqual([{ type: "text", text: "charged" }])
+      expect(server.runs.charge).toBe(1)
+      expect(stats.connections.get("alpha")).toBe(2)
+      const classified = classifyRequestFailure("alpha", "tools/call", exited()).error
+      expect(classified._tag === "TransportFailure" && classified.mayHaveRun).toBe(false)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), script, stats))))
+  })
+
   it.scoped("fails any other call at once, naming the server and saying it may have run", () => {
     const server = counting()
     const stats = Faulty.makeStats()
@@ -290,6 +313,41 @@ describe("cache invalidation", () => {
       expect(server.listings()).toBe(3)
       expect(Chunk.size(yield* Queue.takeAll(events))).toBe(1)
     }).pipe(Effect.provide(hostLayer([stdio("alpha")], InMemory.layer({ alpha: server.factory }))))
+  })
+  it.scoped("resources and prompts list_changed drop those lists", () => {
+    const instances: Array<LowLevelServer> = []
+    const listings = { resources: 0, prompts: 0 }
+    const factory: InMemory.ServerFactory = () => {
+      const server = new LowLevelServer(
+        { name: "lists", version: "1.0.0" },
+        { capabilities: { resources: { listChanged: true }, prompts: { listChanged: true } } }
+      )
+      server.setRequestHandler(ListResourcesRequestSchema, () => {
+        listings.resources++
+        return { resources: [{ uri: "test://a", name: "a" }] }
+      })
+      server.setRequestHandler(ListPromptsRequestSchema, () => {
+        listings.prompts++
+        return { prompts: [{ name: "p" }] }
+      })
+      instances.push(server)
+      return server
+    }
+    return Effect.gen(function*() {
+      const pool = yield* ConnectionPool
+      const events = yield* PubSub.subscribe(pool.events)
+      yield* listResources("alpha")
+      yield* listPrompts("alpha")
+      yield* Effect.promise(() => instances[0]!.sendResourceListChanged())
+      yield* Effect.promise(() => instances[0]!.sendPromptListChanged())
+      yield* listResources("alpha")
+      yield* listPrompts("alpha")
+      expect(listings).toEqual({ resources: 2, prompts: 2 })
+      expect(Chunk.toReadonlyArray(yield* Queue.takeAll(events))).toEqual([
+        { _tag: "ListChanged", server: "alpha", list: "resources" },
+        { _tag: "ListChanged", server: "alpha", list: "prompts" }
+      ])
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], InMemory.layer({ alpha: factory }))))
   })
 })
 

@@ -51,12 +51,19 @@ export interface Stats {
   readonly sent: Array<SendContext>
 }
 
+/** No fault: what a script answers for the messages it does not care about. */
 export const pass: Fault = { _tag: "Pass" }
+/** The server is gone before this message: tests reconnect-on-next-use. */
 export const drop: Fault = { _tag: "Drop" }
+/** The server dies holding the request: tests replay vs. "may have run". */
 export const deliverThenDrop: Fault = { _tag: "DeliverThenDrop" }
+/** The server never answers: tests that timeouts, not hangs, end the call. */
 export const swallow: Fault = { _tag: "Swallow" }
+/** `send` rejects with `error` (see `econnreset`, `sessionExpired`, `unauthorized`). */
 export const fail = (error: unknown): Fault => ({ _tag: "Fail", error })
+/** Delivery waits for `until`, so a test decides when a slow message arrives (no sleeps). */
 export const hold = (until: Promise<unknown>): Fault => ({ _tag: "Hold", until })
+/** The client gets `f(message)` instead of the server's answer (see `garbageFor`). */
 export const reply = (f: (message: JSONRPCMessage) => unknown): Fault => ({ _tag: "Reply", reply: f })
 /** Delivered after `ms` of real time. */
 export const delay = (ms: number): Fault => hold(new Promise((resolve) => setTimeout(resolve, ms)))
