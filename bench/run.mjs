@@ -1,0 +1,516 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick] [-- --out FILE]`: mcpctl side by side with the raw
+// @modelcontextprotocol/sdk client (the floor) against the same lean servers, in one run.
+// Prints a table of medians (min–max) and the ratio mcpctl / raw SDK, and writes the figures as
+// JSON (bench/results.json; --quick writes bench/results.local.json unless --out says otherwise).
+// It exits non-zero only when a run fails (the harness or a command under test is broken), never
+// because of a ratio. See bench/README.md for what each figure means.
+import { spawn, spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, platform, release, totalmem } from "node:os"
+import { dirname, join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const bench = dirname(fileURLToPath(import.meta.url))
+const root = dirname(bench)
+const argv = process.argv.slice(2)
+const quick = argv.includes("--quick")
+const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1].split(",") : undefined
+const outFile = argv.includes("--out")
+  ? argv[argv.indexOf("--out") + 1]
+  : join(bench, quick ? "results.local.json" : "results.json")
+
+/** Iterations per figure: `runs` measured processes per side after `warmup` unmeasured ones. */
+const plan = quick
+  ? {
+    startup: { runs: 2, warmup: 0 },
+    cold: { runs: 3, warmup: 1 },
+    fanout: { runs: 1, warmup: 0 },
+    latency: { runs: 1, n: 1_000, warmup: 100 },
+    throughput: { runs: 1, n: 1_000, warmup: 100, concurrency: 16 },
+    http: { runs: 1, n: 100, warmup: 10 },
+    memory: { runs: 1, n: 2_000, warmup: 200 },
+    shutdown: { runs: 1 },
+    cliShutdown: { runs: 1 }
+  }
+  : {
+    startup: { runs: 6, warmup: 1 },
+    cold: { runs: 8, warmup: 1 },
+    fanout: { runs: 3, warmup: 0 },
+    latency: { runs: 2, n: 10_000, warmup: 500 },
+    throughput: { runs: 2, n: 10_000, warmup: 500, concurrency: 16 },
+    http: { runs: 2, n: 1_000, warmup: 50 },
+    memory: { runs: 1, n: 50_000, warmup: 1_000 },
+    shutdown: { runs: 2 },
+    cliShutdown: { runs: 1 }
+  }
+
+const node = process.execPath
+const cli = join(root, "apps/cli/bin/mcpctl.mjs")
+const leanServer = join(bench, "servers/lean-server.mjs")
+const wrapper = join(root, "packages/testing/src/fixtures/stubborn-wrapper.sh")
+const build = join(bench, ".build")
+mkdirSync(build, { recursive: true })
+
+const log = (line) => process.stderr.write(line + "\n")
+const now = () => process.hrtime.bigint()
+const ms = (ns) => Number(ns) / 1e6
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/**
+ * GNU time, when there, reports the CPU time (user + sys) of the process and of the children it
+ * waited for: a second figure that a loaded machine disturbs much less than wall time.
+ */
+const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined
+let timeFiles = 0
+
+/**
+ * Runs a command to its exit; wall time from spawn to exit, in ms, and with `cpu` the CPU time of
+ * its process tree. Rejects on a non-zero exit.
+ */
+const run = (command, args, { env, timeoutMs = 120_000, allowFail = false, cpu = false } = {}) =>
+  new Promise((resolve, reject) => {
+    const timeFile = cpu && gnuTime ? join(build, `time-${process.pid}-${timeFiles++}.txt`) : undefined
+    const argv = timeFile ? [gnuTime, ["-f", "%U %S", "-o", timeFile, command, ...args]] : [command, args]
+    const t0 = now()
+    const child = spawn(argv[0], argv[1], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const out = []
+    const err = []
+    child.stdout.on("data", (c) => out.push(c))
+    child.stderr.on("data", (c) => err.push(c))
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    child.on("error", reject)
+    child.on("exit", (code, signal) => {
+      const wallMs = ms(now() - t0)
+      clearTimeout(timer)
+      // Output may still be in flight after 'exit'; 'close' waits for the pipes, with a bound in
+      // case a leftover grandchild holds them open.
+      let done = false
+      const finish = () => {
+        if (done) return
+        done = true
+        const stdout = Buffer.concat(out).toString("utf8")
+        const stderr = Buffer.concat(err).toString("utf8")
+        let cpuMs
+        if (timeFile) {
+          try {
+            const [user, sys] = readFileSync(timeFile, "utf8").trim().split("\n").pop().split(" ").map(Number)
+            cpuMs = (user + sys) * 1000
+            rmSync(timeFile, { force: true })
+          } catch {}
+        }
+        if ((code !== 0 || signal) && !allowFail) {
+          reject(new Error(`${relative(root, command) || command} ${args.map((a) => relative(root, a).startsWith("..") ? a : relative(root, a)).join(" ")} exited ${code ?? signal}\n${stderr.slice(-2000)}`))
+        } else resolve({ wallMs, cpuMs, code, stdout, stderr })
+      }
+      child.on("close", finish)
+      setTimeout(finish, 500).unref()
+    })
+  })
+
+/** Parses the JSON a run printed, or fails with the run's output. */
+const parsed = (result) => {
+  try {
+    return JSON.parse(result.stdout)
+  } catch {
+    throw new Error(`not JSON on stdout:\n${result.stdout.slice(0, 500)}\n${result.stderr.slice(-1000)}`)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+const summary = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+  return { median, min: sorted[0], max: sorted[sorted.length - 1], samples }
+}
+
+/**
+ * Runs `sides` alternately (A B, then B A, ...) so both share the machine's noise; warm-up rounds
+ * are run and dropped. `measure(side)` returns one sample (a number) or an object of samples.
+ */
+const alternate = async (label, sides, { runs, warmup = 0 }, measure) => {
+  const samples = Object.fromEntries(sides.map((s) => [s, []]))
+  for (let round = 0; round < warmup + runs; round++) {
+    const order = round % 2 === 0 ? sides : [...sides].reverse()
+    for (const side of order) {
+      const value = await measure(side)
+      if (round >= warmup) samples[side].push(value)
+    }
+    log(`  ${label}: round ${round + 1}/${warmup + runs}${round < warmup ? " (warm-up)" : ""}`)
+  }
+  return samples
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup: the CLI bundle, the library entry bundle, settings files, the HTTP server
+
+const setup = async () => {
+  if (!existsSync(join(root, "apps/cli/bin/mcpctl.js")) || argv.includes("--build")) {
+    log("building the CLI (npm run build)")
+    const r = spawnSync(node, [join(root, "apps/cli/build.mjs")], { cwd: root, stdio: "inherit" })
+    if (r.status !== 0) throw new Error("CLI build failed")
+  }
+  const { build: esbuild } = await import("esbuild")
+  await esbuild({
+    entryPoints: [join(bench, "lib-entry.ts")],
+    outfile: join(build, "lib-entry.mjs"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    mainFields: ["module", "main"],
+    external: ["sharp"],
+    logLevel: "warning"
+  })
+  const settings = (servers) => ({ mcpServers: servers })
+  const lean = { command: node, args: [leanServer] }
+  writeFileSync(join(build, "one.json"), JSON.stringify(settings({ lean })))
+  writeFileSync(
+    join(build, "ten.json"),
+    JSON.stringify(settings(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`lean${i}`, lean]))))
+  )
+  writeFileSync(join(build, "stubborn.json"), JSON.stringify(settings({ stubborn: { command: "sh", args: [wrapper] } })))
+}
+
+/** Starts the Streamable HTTP lean server; both sides talk to this one process. */
+const startHttpServer = () =>
+  new Promise((resolve, reject) => {
+    const child = spawn(node, [leanServer, "--http", "0"], { stdio: ["ignore", "pipe", "inherit"] })
+    let text = ""
+    child.stdout.on("data", (c) => {
+      text += c
+      const m = /listening (\S+)/.exec(text)
+      if (m) resolve({ url: m[1], stop: () => child.kill("SIGTERM") })
+    })
+    child.on("error", reject)
+    child.on("exit", (code) => reject(new Error(`HTTP lean server exited ${code}`)))
+  })
+
+const libRun = async (spec) =>
+  parsed(await run(node, ["--expose-gc", join(build, "lib-entry.mjs"), JSON.stringify({ server: leanServer, wrapper, ...spec })]))
+
+/** The stubborn server's processes still alive (not zombies) after a whole CLI run. */
+const stubbornLeftovers = async (pidFile, wrapperPidFile) => {
+  const alive = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]
+      return state !== "Z" && state !== "X"
+    } catch {
+      return false
+    }
+  }
+  const pids = []
+  try {
+    const p = JSON.parse(readFileSync(pidFile, "utf8"))
+    pids.push(p.server, p.grandchild)
+  } catch {}
+  try {
+    pids.push(Number(readFileSync(wrapperPidFile, "utf8").trim()))
+  } catch {}
+  const left = pids.filter(alive)
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL")
+    } catch {}
+  }
+  return { left: left.length, found: pids.length }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+const figures = {}
+const goalText = {}
+
+const figure = (name, { unit, better, goal, mcpctl, raw, ratioOf = "median", note }) => {
+  const m = summary(mcpctl)
+  const r = raw ? summary(raw) : undefined
+  // A ratio of memory growth or of process counts means nothing (0/0, negative growth).
+  const ratio = r && unit !== "MB" && unit !== "procs" ? m[ratioOf] / r[ratioOf] : undefined
+  const met = goal ? goal.check(m, r, ratio) : undefined
+  figures[name] = { unit, better, mcpctl: m, raw: r, ratio, goal: goal?.text, met, note }
+  goalText[name] = goal?.text
+  return figures[name]
+}
+
+/** The CPU time of whole-process runs, when GNU time measured it. */
+const cpuFigure = (name, runs) => {
+  if (runs.mcpctl.some((r) => r.cpuMs === undefined) || runs.raw.some((r) => r.cpuMs === undefined)) return
+  figure(name, {
+    unit: "ms",
+    better: "lower",
+    mcpctl: runs.mcpctl.map((r) => r.cpuMs),
+    raw: runs.raw.map((r) => r.cpuMs),
+    note: "GNU time: CPU of the process and the children it waited for; less disturbed by machine load than wall time"
+  })
+}
+
+const steps = {
+  /** Where a cold start's floor is: node itself, importing the SDK client, loading the CLI bundle. */
+  startup: async () => {
+    const s = await alternate("startup", ["node", "sdk", "mcpctl"], plan.startup, async (side) => {
+      if (side === "node") return run(node, ["-e", "0"], { cpu: true })
+      if (side === "sdk") {
+        return run(node, ["--input-type=module", "-e", "await import('@modelcontextprotocol/sdk/client/index.js'); await import('@modelcontextprotocol/sdk/client/stdio.js')"], { cpu: true })
+      }
+      return run(node, [cli, "--version"], { cpu: true })
+    })
+    figure("startup: node -e 0", { unit: "ms", better: "lower", mcpctl: s.node.map((r) => r.wallMs) })
+    figure("startup: mcpctl --version / import SDK client (raw)", {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl.map((r) => r.wallMs),
+      raw: s.sdk.map((r) => r.wallMs),
+      note: "no server: what loading the code costs"
+    })
+    cpuFigure("startup CPU: mcpctl --version / import SDK client", { mcpctl: s.mcpctl, raw: s.sdk })
+  },
+
+  cold: async () => {
+    const one = join(build, "one.json")
+    const s = await alternate("cold start", ["mcpctl", "raw"], plan.cold, async (side) => {
+      const r = side === "mcpctl"
+        ? await run(node, [cli, "tools", "--json", "--config", one], { cpu: true })
+        : await run(node, [join(bench, "raw/cold-start.mjs"), node, leanServer], { cpu: true })
+      const tools = parsed(r).tools
+      if (!Array.isArray(tools) || tools.length !== 1) throw new Error(`${side}: expected 1 tool, got ${r.stdout.slice(0, 300)}`)
+      return r
+    })
+    figure("cold start (tools --json, 1 stdio server)", {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl.map((r) => r.wallMs),
+      raw: s.raw.map((r) => r.wallMs),
+      goal: { text: "ratio ≤ 1.15", check: (_m, _r, ratio) => ratio <= 1.15 }
+    })
+    cpuFigure("cold start CPU (user+sys, client + server)", s)
+  },
+
+  fanout: async () => {
+    const ten = join(build, "ten.json")
+    let s = await alternate("fan-out", ["mcpctl", "raw-all", "raw-batch3"], plan.fanout, async (side) => {
+      const r = side === "mcpctl"
+        ? await run(node, [cli, "servers", "--json", "--config", ten], { cpu: true })
+        : await run(node, [join(bench, "raw/fan-out.mjs"), side === "raw-all" ? "0" : "3", ten], { cpu: true })
+      const servers = parsed(r).servers
+      const connected = servers.filter((x) => x.status === "connected").length
+      if (connected !== 10) throw new Error(`${side}: ${connected}/10 servers connected`)
+      return r
+    })
+    const runs = s
+    s = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.map((r) => r.wallMs)]))
+    const all = summary(s["raw-all"])
+    const batch3 = summary(s["raw-batch3"])
+    const best = all.median <= batch3.median ? "all at once" : "batches of 3"
+    figure("fan-out (servers --json, 10 stdio servers)", {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl,
+      raw: best === "all at once" ? s["raw-all"] : s["raw-batch3"],
+      goal: { text: "ratio ≤ 1.10", check: (_m, _r, ratio) => ratio <= 1.1 },
+      note: `raw floor = ${best} (all at once ${all.median.toFixed(0)} ms, batches of 3 ${batch3.median.toFixed(0)} ms)`
+    })
+    cpuFigure("fan-out CPU (user+sys, client + 10 servers)", {
+      mcpctl: runs.mcpctl,
+      raw: best === "all at once" ? runs["raw-all"] : runs["raw-batch3"]
+    })
+  },
+
+  latency: async () => {
+    const { runs, n, warmup } = plan.latency
+    const s = await alternate("call latency", ["mcpctl", "raw"], { runs }, (side) => libRun({ figure: "latency", side, n, warmup }))
+    figure(`call latency p50 (${n} sequential, stdio)`, {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl.map((x) => x.p50Ms),
+      raw: s.raw.map((x) => x.p50Ms),
+      goal: { text: "ratio ≤ 1.20", check: (_m, _r, ratio) => ratio <= 1.2 }
+    })
+    figure(`call latency p99 (${n} sequential, stdio)`, {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl.map((x) => x.p99Ms),
+      raw: s.raw.map((x) => x.p99Ms)
+    })
+  },
+
+  throughput: async () => {
+    const { runs, n, warmup, concurrency } = plan.throughput
+    const s = await alternate("call throughput", ["mcpctl", "raw"], { runs }, (side) =>
+      libRun({ figure: "throughput", side, n, warmup, concurrency }))
+    figure(`call throughput (${n} calls, ${concurrency} in flight, stdio)`, {
+      unit: "calls/s",
+      better: "higher",
+      mcpctl: s.mcpctl.map((x) => x.callsPerSec),
+      raw: s.raw.map((x) => x.callsPerSec),
+      goal: { text: "ratio ≥ 0.85", check: (_m, _r, ratio) => ratio >= 0.85 }
+    })
+  },
+
+  http: async () => {
+    const { runs, n, warmup } = plan.http
+    const server = await startHttpServer()
+    try {
+      const s = await alternate("HTTP throughput", ["mcpctl", "raw"], { runs }, (side) =>
+        libRun({ figure: "http", side, n, warmup, url: server.url }))
+      figure(`HTTP throughput (${n} sequential calls, Streamable HTTP)`, {
+        unit: "calls/s",
+        better: "higher",
+        mcpctl: s.mcpctl.map((x) => x.callsPerSec),
+        raw: s.raw.map((x) => x.callsPerSec),
+        goal: { text: "ratio ≥ 0.90", check: (_m, _r, ratio) => ratio >= 0.9 }
+      })
+    } finally {
+      server.stop()
+    }
+  },
+
+  memory: async () => {
+    const { runs, n, warmup } = plan.memory
+    const s = await alternate("memory", ["mcpctl", "raw"], { runs }, (side) => libRun({ figure: "memory", side, n, warmup }))
+    figure(`heap growth after GC (${n} calls)`, {
+      unit: "MB",
+      better: "lower",
+      mcpctl: s.mcpctl.map((x) => x.growthMb),
+      raw: s.raw.map((x) => x.growthMb),
+      goal: { text: "mcpctl ≤ 2 MB", check: (m) => m.median <= 2 },
+      note: `heap at 0 calls: mcpctl ${summary(s.mcpctl.map((x) => x.heapBeforeMb)).median.toFixed(1)} MB, raw ${
+        summary(s.raw.map((x) => x.heapBeforeMb)).median.toFixed(1)
+      } MB`
+    })
+  },
+
+  shutdown: async () => {
+    const s = await alternate("shutdown", ["mcpctl", "raw"], plan.shutdown, (side) => libRun({ figure: "shutdown", side }))
+    figure("shutdown: close resolves (stubborn wrapper + grandchild)", {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl.map((x) => x.closeMs),
+      raw: s.raw.map((x) => x.closeMs),
+      goal: { text: "mcpctl ≤ 600 ms", check: (m) => m.max <= 600 }
+    })
+    figure("shutdown: processes left alive (of 3)", {
+      unit: "procs",
+      better: "lower",
+      mcpctl: s.mcpctl.map((x) => x.leftAlive),
+      raw: s.raw.map((x) => x.leftAlive),
+      goal: { text: "mcpctl 0", check: (m) => m.max === 0 }
+    })
+  },
+
+  /** The same stubborn server behind a whole CLI process: exit time and what outlives it. */
+  cliShutdown: async () => {
+    const stubborn = join(build, "stubborn.json")
+    const left = { mcpctl: [], raw: [] }
+    const s = await alternate("shutdown (whole process)", ["mcpctl", "raw"], plan.cliShutdown, async (side) => {
+      const tag = `${process.pid}-${side}-${Date.now()}`
+      const pidFile = join(build, `stubborn-${tag}.json`)
+      const wrapperPidFile = join(build, `wrapper-${tag}.pid`)
+      const env = { STUBBORN_PID_FILE: pidFile, STUBBORN_WRAPPER_PID_FILE: wrapperPidFile }
+      // mcpctl passes only a safe set of variables to servers; these two go through the settings.
+      writeFileSync(stubborn, JSON.stringify({ mcpServers: { stubborn: { command: "sh", args: [wrapper], env } } }))
+      // The raw SDK passes only its default environment too, so the raw side gets a wrapper
+      // command line that sets them.
+      const r = side === "mcpctl"
+        ? await run(node, [cli, "tools", "--json", "--config", stubborn], { allowFail: true })
+        : await run(node, [join(bench, "raw/cold-start.mjs"), "env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), "sh", wrapper], {
+          allowFail: true
+        })
+      const found = await stubbornLeftovers(pidFile, wrapperPidFile)
+      left[side].push(found.left)
+      return r.wallMs
+    })
+    figure("shutdown: whole process tools --json on the stubborn server", {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl,
+      raw: s.raw,
+      note: `processes left alive: mcpctl ${left.mcpctl.join(",")}, raw ${left.raw.join(",")}`
+    })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const fmt = (x, unit) => {
+  if (x === undefined) return "-"
+  if (unit === "calls/s") return x.toFixed(0)
+  if (unit === "procs") return x.toFixed(0)
+  if (unit === "MB") return x.toFixed(2)
+  return x < 10 ? x.toFixed(3) : x.toFixed(0)
+}
+const cell = (s, unit) => (s ? `${fmt(s.median, unit)} (${fmt(s.min, unit)}–${fmt(s.max, unit)})` : "-")
+
+const markdownTable = () => {
+  const rows = [
+    "| figure | unit | mcpctl median (min–max) | raw SDK median (min–max) | mcpctl / raw | goal | met |",
+    "| --- | --- | --- | --- | --- | --- | --- |"
+  ]
+  for (const [name, f] of Object.entries(figures)) {
+    rows.push(
+      `| ${name} | ${f.unit} | ${cell(f.mcpctl, f.unit)} | ${cell(f.raw, f.unit)} | ${
+        f.ratio === undefined || !Number.isFinite(f.ratio) ? "-" : f.ratio.toFixed(2)
+      } | ${f.goal ?? ""} | ${f.met === undefined ? "" : f.met ? "yes" : "**no**"} |`
+    )
+  }
+  const notes = Object.entries(figures).filter(([, f]) => f.note).map(([name, f]) => `- ${name}: ${f.note}`)
+  return [...rows, "", ...notes].join("\n")
+}
+
+const machine = () => ({
+  cpu: cpus()[0]?.model ?? "unknown",
+  cores: cpus().length,
+  node: process.version,
+  platform: `${platform()} ${release()}`,
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2)))
+})
+
+const main = async () => {
+  const started = Date.now()
+  const info = machine()
+  log(`mcpctl bench${quick ? " --quick" : ""}: ${info.cpu}, ${info.cores} cores, node ${info.node}, load ${info.loadAverageAtStart.join(" ")}`)
+  await setup()
+  const failures = []
+  for (const [name, step] of Object.entries(steps)) {
+    if (only && !only.includes(name)) continue
+    log(`${name}…`)
+    try {
+      await step()
+    } catch (error) {
+      failures.push({ step: name, error: String(error?.stack ?? error) })
+      log(`  FAILED: ${error?.message ?? error}`)
+    }
+  }
+  const table = markdownTable()
+  process.stdout.write(table + "\n")
+  const results = {
+    quick,
+    date: new Date(started).toISOString(),
+    durationSec: Math.round((Date.now() - started) / 100) / 10,
+    machine: { ...info, loadAverageAtEnd: loadavg().map((x) => Number(x.toFixed(2))) },
+    plan,
+    figures,
+    failures,
+    table
+  }
+  writeFileSync(outFile, JSON.stringify(results, null, 2) + "\n")
+  log(`wrote ${relative(process.cwd(), outFile)} in ${results.durationSec} s`)
+  if (failures.length > 0) {
+    for (const f of failures) log(`\n${f.step} failed:\n${f.error}`)
+    process.exit(1)
+  }
+}
+
+main().catch((error) => {
+  log(`bench harness failed: ${error?.stack ?? error}`)
+  process.exit(1)
+})

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// The benchmark's lean MCP server: the SDK's low-level `Server` (no McpServer, no zod schemas of
+// our own) with one read-only `echo` tool, so its own start-up and per-call cost are as small as
+// the SDK allows and the figures measure the client side.
+//
+//   node lean-server.mjs              stdio
+//   node lean-server.mjs --http [P]   Streamable HTTP on 127.0.0.1:P (0 = any free port), stateful
+//                                     sessions, JSON responses; prints "listening <url>" on stdout
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+
+const tools = [
+  {
+    name: "echo",
+    description: "Echoes its text argument back",
+    inputSchema: { type: "object", properties: { text: { type: "string" } } },
+    annotations: { readOnlyHint: true }
+  }
+]
+
+const makeServer = () => {
+  const server = new Server({ name: "lean-server", version: "1.0.0" }, { capabilities: { tools: {} } })
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    if (request.params.name !== "echo") {
+      return { content: [{ type: "text", text: `unknown tool ${request.params.name}` }], isError: true }
+    }
+    return { content: [{ type: "text", text: String(request.params.arguments?.text ?? "") }] }
+  })
+  return server
+}
+
+const httpIndex = process.argv.indexOf("--http")
+if (httpIndex === -1) {
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js")
+  await makeServer().connect(new StdioServerTransport())
+} else {
+  const { createServer } = await import("node:http")
+  const { randomUUID } = await import("node:crypto")
+  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js")
+  const port = Number(process.argv[httpIndex + 1] ?? 0) || 0
+  /** Live sessions by id: one Server + transport per client, as the SDK's stateful example does. */
+  const sessions = new Map()
+  const http = createServer(async (req, res) => {
+    try {
+      const id = req.headers["mcp-session-id"]
+      let transport = typeof id === "string" ? sessions.get(id) : undefined
+      if (transport === undefined) {
+        if (typeof id === "string") {
+          res.writeHead(404, { "content-type": "application/json" })
+          res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }))
+          return
+        }
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          enableJsonResponse: true,
+          onsessioninitialized: (sid) => sessions.set(sid, transport)
+        })
+        transport.onclose = () => {
+          if (transport.sessionId) sessions.delete(transport.sessionId)
+        }
+        await makeServer().connect(transport)
+      }
+      await transport.handleRequest(req, res)
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500)
+      res.end(String(error))
+    }
+  })
+  http.keepAliveTimeout = 60_000
+  http.listen(port, "127.0.0.1", () => {
+    const address = http.address()
+    process.stdout.write(`listening http://127.0.0.1:${address.port}/mcp\n`)
+  })
+  const stop = () => http.close(() => process.exit(0))
+  process.on("SIGTERM", stop)
+  process.on("SIGINT", stop)
+}
