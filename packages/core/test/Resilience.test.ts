@@ -20,6 +20,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { ListPromptsRequestSchema, ListResourcesRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
@@ -441,7 +442,63 @@ describe("bad servers", () => {
   }, 20_000)
 })
 
+describe("a server that never answers", () => {
+  it.scoped("the call ends at its timeout, and the connection still serves the next call", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    let swallowed: () => void = () => {}
+    const lost = new Promise<void>((resolve) => (swallowed = resolve))
+    const script: Faulty.Script = (s) => {
+      if (s.method !== "tools/call" || callsOn(stats, 1) !== 1) return undefined
+      swallowed()
+      return Faulty.swallow
+    }
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const fiber = yield* Effect.fork(registry.call("mcp__alpha__echo", { text: "x" }, { timeoutMs: 2_000 }))
+      yield* Effect.promise(() => lost)
+      yield* TestClock.adjust("2 seconds")
+      const error = yield* Effect.flip(Fiber.join(fiber))
+      expect(error._tag).toBe("ToolTimeout")
+      yield* registry.call("mcp__alpha__echo", { text: "y" })
+      expect(stats.connections.get("alpha")).toBe(1)
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), script, stats))))
+  })
+})
+
 describe("long-lived use", () => {
+  it.scoped("never closes a connection for idleness while a request is running on it", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let held: () => void = () => {}
+    const isHeld = new Promise<void>((resolve) => (held = resolve))
+    const script: Faulty.Script = (s) => {
+      if (s.method !== "tools/call") return undefined
+      held()
+      return Faulty.hold(gate)
+    }
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const pool = yield* ConnectionPool
+      const fiber = yield* Effect.fork(registry.call("mcp__alpha__echo", { text: "slow" }, { timeoutMs: 3_600_000 }))
+      yield* Effect.promise(() => isHeld)
+      yield* TestClock.adjust("10 minutes")
+      expect((yield* pool.state("alpha")).status).toBe("connected")
+      release()
+      const { result } = yield* Fiber.join(fiber)
+      expect(result.content).toEqual([{ type: "text", text: "slow" }])
+      expect(stats.connections.get("alpha")).toBe(1)
+    }).pipe(
+      Effect.provide(hostLayer(
+        [stdio("alpha")],
+        Faulty.layer(InMemory.layer({ alpha: server.factory }), script, stats),
+        { pool: { idleTimeToLive: "5 minutes" } }
+      ))
+    )
+  })
+
   it.scoped("closes an idle connection after the idle time and reopens it on demand", () => {
     const server = counting()
     const stats = Faulty.makeStats()
