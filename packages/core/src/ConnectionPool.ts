@@ -356,29 +356,32 @@ export function make(options: PoolOptions) {
       Effect.suspend(() => {
         const idempotent = runOptions?.idempotent ?? method !== "tools/call"
         let dropped = false
-        const once = Effect.scoped(
-          Effect.flatMap(acquire(name), (connection) =>
-            Effect.tryPromise({
-              try: (signal) => request(connection, signal),
-              catch: (cause) => classifyRequestFailure(name, method, cause, { idempotent })
-            }).pipe(
-              // No settle on success: the answer may have come from a cached list; real answers
-              // reset the count as they arrive (see `attempt`).
-              Effect.catchAll(({ error, terminal }) =>
-                settle(connection, { _tag: "Failed", error, terminal }).pipe(
-                  Effect.flatMap((d) => {
-                    dropped = d
-                    return Effect.fail(error)
-                  })
-                )
+        const onConnection = (connection: Connection) =>
+          Effect.tryPromise({
+            try: (signal) => request(connection, signal),
+            catch: (cause) => classifyRequestFailure(name, method, cause, { idempotent })
+          }).pipe(
+            // No settle on success: the answer may have come from a cached list; real answers
+            // reset the count as they arrive (see `attempt`).
+            Effect.catchAll(({ error, terminal }) =>
+              settle(connection, { _tag: "Failed", error, terminal }).pipe(
+                Effect.flatMap((d) => {
+                  dropped = d
+                  return Effect.fail(error)
+                })
               )
-            ))
-        )
+            )
+          )
+        // Hot path: with no idle timer there is nothing a reference could hold open, so a live
+        // connection is used as is; otherwise the RcMap reference keeps it open for the request.
+        const once = Effect.suspend(() => {
+          const live = ttl === undefined ? current.get(name) : undefined
+          return live ? onConnection(live) : Effect.scoped(Effect.flatMap(acquire(name), onConnection))
+        })
         return once.pipe(
-          Effect.retry({
-            times: 1,
-            while: (error) => error._tag !== "ServerUnavailable" && mayResend(error, { idempotent, dropped })
-          })
+          Effect.catchAll((error) =>
+            error._tag !== "ServerUnavailable" && mayResend(error, { idempotent, dropped }) ? once : Effect.fail(error)
+          )
         )
       })
 
