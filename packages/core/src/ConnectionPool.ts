@@ -58,6 +58,12 @@ export interface RunOptions {
    * tool's `readOnlyHint || idempotentHint`.
    */
   readonly idempotent?: boolean | undefined
+  /**
+   * Aborts the request (the SDK then sends `notifications/cancelled`). Interrupting the effect
+   * alone stops the wait but does not tell the server: an interrupt handler per request costs
+   * more than the request itself on a fast server, so callers that cancel (timeouts) pass this.
+   */
+  readonly signal?: AbortSignal | undefined
 }
 
 /** What `servers` reports for one server. */
@@ -110,7 +116,7 @@ export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
     readonly run: <A>(
       name: string,
       method: string,
-      request: (connection: Connection, signal: AbortSignal) => Promise<A>,
+      request: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>,
       options?: RunOptions
     ) => Effect.Effect<A, ServerUnavailable | RequestError>
     /** Connects every enabled server (bounded by the limits), reporting each state as it settles. */
@@ -119,6 +125,8 @@ export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
       readonly onSettled?: ((state: ServerState) => Effect.Effect<void>) | undefined
     }) => Effect.Effect<ReadonlyArray<ServerState>>
     readonly state: (name: string) => Effect.Effect<ServerState, ServerUnavailable>
+    /** The open connection of a server, if there is one; never connects (for cheap cache lookups). */
+    readonly peek: (name: string) => Connection | undefined
     /** Drops a server's connection; the next use reconnects. */
     readonly invalidate: (name: string) => Effect.Effect<void>
     readonly events: PubSub.PubSub<PoolEvent>
@@ -350,7 +358,7 @@ export function make(options: PoolOptions) {
     const run = <A>(
       name: string,
       method: string,
-      request: (connection: Connection, signal: AbortSignal) => Promise<A>,
+      request: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>,
       runOptions?: RunOptions
     ): Effect.Effect<A, ServerUnavailable | RequestError> =>
       Effect.suspend(() => {
@@ -358,7 +366,7 @@ export function make(options: PoolOptions) {
         let dropped = false
         const onConnection = (connection: Connection) =>
           Effect.tryPromise({
-            try: (signal) => request(connection, signal),
+            try: () => request(connection, runOptions?.signal),
             catch: (cause) => classifyRequestFailure(name, method, cause, { idempotent })
           }).pipe(
             // No settle on success: the answer may have come from a cached list; real answers
@@ -421,6 +429,7 @@ export function make(options: PoolOptions) {
       run,
       connectAll,
       state,
+      peek: (name) => current.get(name),
       invalidate,
       events
     })

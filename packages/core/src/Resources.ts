@@ -54,19 +54,19 @@ const paginate = async <T>(
 
 const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
 
-const fetchResources = (c: Connection, signal: AbortSignal) =>
+const fetchResources = (c: Connection, signal: AbortSignal | undefined) =>
   paginate(async (cursor) => {
     const r = await c.client.listResources(params(cursor), { signal })
     return { items: r.resources.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   })
 
-const fetchTemplates = (c: Connection, signal: AbortSignal) =>
+const fetchTemplates = (c: Connection, signal: AbortSignal | undefined) =>
   paginate(async (cursor) => {
     const r = await c.client.listResourceTemplates(params(cursor), { signal })
     return { items: r.resourceTemplates.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   })
 
-const fetchPrompts = (c: Connection, signal: AbortSignal) =>
+const fetchPrompts = (c: Connection, signal: AbortSignal | undefined) =>
   paginate(async (cursor) => {
     const r = await c.client.listPrompts(params(cursor), { signal })
     return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }

@@ -85,6 +85,8 @@ export const mergeToolPools = <B extends { readonly name: string }>(
 export interface CallOptions {
   /** Overrides the per-server `timeout` and `MCP_TOOL_TIMEOUT`, ms. */
   readonly timeoutMs?: number | undefined
+  /** Cancels the call, also on the server (`notifications/cancelled`). */
+  readonly signal?: AbortSignal | undefined
   readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined
 }
 
@@ -119,7 +121,7 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
   )
 }
 
-const fetchTools = async (connection: Connection, signal: AbortSignal): Promise<ReadonlyArray<McpTool>> => {
+const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<McpTool>> => {
   const tools: Array<McpTool> = []
   let cursor: string | undefined
   do {
@@ -134,8 +136,8 @@ const fetchTools = async (connection: Connection, signal: AbortSignal): Promise<
 export const cachedOnConnection = <A>(
   connection: Connection,
   key: string,
-  signal: AbortSignal,
-  fetch: (connection: Connection, signal: AbortSignal) => Promise<A>
+  signal: AbortSignal | undefined,
+  fetch: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>
 ): Promise<A> => {
   const hit = connection.cache.get(key)
   if (hit) return hit as Promise<A>
@@ -152,11 +154,26 @@ const make = Effect.gen(function*() {
   const permission = yield* Permission
   const config = yield* McpConfig
 
+  // Tools by name per fetched list, so `call` finds its tool without a round through the pool.
+  // Keyed by the cached promise: when the list is dropped (closed, list_changed), so is this.
+  const indexes = new WeakMap<Promise<unknown>, ReadonlyMap<string, McpTool>>()
+
   const listServer = (server: string) =>
     pool.run(server, "tools/list", (connection, signal) => {
       if (!connection.capabilities?.tools) return Promise.resolve([])
-      return cachedOnConnection(connection, "tools", signal, fetchTools)
+      const listed = cachedOnConnection(connection, "tools", signal, fetchTools)
+      if (!indexes.has(listed)) {
+        listed.then((tools) => indexes.set(listed, new Map(tools.map((t) => [t.name, t]))), () => undefined)
+      }
+      return listed
     })
+
+  /** The tool from an already fetched list of a live connection, or undefined (synchronous). */
+  const lookup = (name: string): McpTool | undefined => {
+    const parsed = parseToolName(name)
+    const listed = parsed && pool.peek(parsed.server)?.cache.get("tools")
+    return listed ? indexes.get(listed)?.get(name) : undefined
+  }
 
   const list = (servers?: ReadonlyArray<string>) =>
     Effect.gen(function*() {
@@ -179,7 +196,12 @@ const make = Effect.gen(function*() {
       return { tools, errors }
     })
 
-  const resolve = (name: string) =>
+  const resolve = (name: string): Effect.Effect<McpTool, UsageError | ServerUnavailable | RequestError> => {
+    const known = lookup(name)
+    return known ? Effect.succeed(known) : resolveSlow(name)
+  }
+
+  const resolveSlow = (name: string) =>
     Effect.gen(function*() {
       const parsed = parseToolName(name)
       if (!parsed) {
@@ -213,13 +235,13 @@ const make = Effect.gen(function*() {
       return tool
     })
 
+  const serverTimeouts = new Map(pool.servers.map((s) => [s.name, s.config.timeout] as const))
   const timeoutFor = (tool: McpTool, options?: CallOptions): number | undefined => {
     if (options?.timeoutMs !== undefined) return options.timeoutMs
-    const server = pool.servers.find((s) => s.name === tool.server)
-    return server?.config.timeout ?? config.limits.toolTimeoutMs
+    return serverTimeouts.get(tool.server) ?? config.limits.toolTimeoutMs
   }
 
-  const call = Effect.fn("ToolRegistry.call")(function*(
+  const call = Effect.fnUntraced(function*(
     name: string,
     args: Record<string, unknown>,
     options?: CallOptions
@@ -238,6 +260,11 @@ const make = Effect.gen(function*() {
       args
     })
     const timeoutMs = timeoutFor(tool, options)
+    // Cancelling tells the server (notifications/cancelled): on our timeout, or the caller's signal.
+    const controller = timeoutMs === undefined ? undefined : new AbortController()
+    const signal = controller && options?.signal
+      ? AbortSignal.any([controller.signal, options.signal])
+      : controller?.signal ?? options?.signal
     const request = pool.run(tool.server, "tools/call", (connection, signal) =>
       connection.client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, {
         signal,
@@ -246,19 +273,22 @@ const make = Effect.gen(function*() {
       }) as Promise<CallToolResult>, {
       // A call lost with its connection is sent again on a fresh one only when running it twice
       // is harmless; otherwise the error says it may have run.
-      idempotent: tool.readOnly || tool.idempotent
+      idempotent: tool.readOnly || tool.idempotent,
+      signal
     })
     const result = yield* timeoutMs === undefined ? request : request.pipe(
       Effect.timeoutFail({
         duration: Duration.millis(timeoutMs),
-        onTimeout: () =>
-          new ToolTimeout({
+        onTimeout: () => {
+          controller!.abort()
+          return new ToolTimeout({
             server: tool.server,
             tool: tool.name,
             timeoutMs,
             message: `${tool.name} did not answer within ${timeoutMs} ms and was cancelled. ` +
               `Raise it with --timeout MS, the server's "timeout" setting, or MCP_TOOL_TIMEOUT.`
           })
+        }
       })
     )
     return { tool, result }
