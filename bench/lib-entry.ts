@@ -94,11 +94,17 @@ const mcpctlFigure = Effect.gen(function*() {
     }
     case "throughput":
     case "http": {
-      const t0 = now()
-      yield* Effect.forEach(Array.from({ length: spec.n }), () => call, {
-        concurrency: spec.concurrency ?? 1,
-        discard: true
+      // The same shape as the raw side: `concurrency` workers, each calling until n calls are
+      // taken (not one fiber per call, which would measure fiber creation, not the library).
+      const concurrency = spec.concurrency ?? 1
+      let next = 0
+      const worker = Effect.whileLoop({
+        while: () => next < spec.n,
+        body: () => Effect.suspend(() => (next++, call)),
+        step: () => {}
       })
+      const t0 = now()
+      yield* Effect.all(Array.from({ length: concurrency }, () => worker), { concurrency: "unbounded", discard: true })
       const elapsed = ms(now() - t0)
       return { callsPerSec: (spec.n / elapsed) * 1000, elapsedMs: elapsed }
     }

@@ -37,9 +37,9 @@ const plan = quick
     startup: { runs: 6, warmup: 1 },
     cold: { runs: 8, warmup: 1 },
     fanout: { runs: 3, warmup: 0 },
-    latency: { runs: 2, n: 10_000, warmup: 500 },
-    throughput: { runs: 2, n: 10_000, warmup: 500, concurrency: 16 },
-    http: { runs: 2, n: 1_000, warmup: 50 },
+    latency: { runs: 5, n: 10_000, warmup: 500 },
+    throughput: { runs: 5, n: 10_000, warmup: 500, concurrency: 16 },
+    http: { runs: 5, n: 1_000, warmup: 50 },
     memory: { runs: 1, n: 50_000, warmup: 1_000 },
     shutdown: { runs: 2 },
     cliShutdown: { runs: 1 }

@@ -363,34 +363,32 @@ export function make(options: PoolOptions) {
     ): Effect.Effect<A, ServerUnavailable | RequestError> =>
       Effect.suspend(() => {
         const idempotent = runOptions?.idempotent ?? method !== "tools/call"
-        let dropped = false
-        const onConnection = (connection: Connection) =>
-          Effect.tryPromise({
-            try: () => request(connection, runOptions?.signal),
-            catch: (cause) => classifyRequestFailure(name, method, cause, { idempotent })
-          }).pipe(
-            // No settle on success: the answer may have come from a cached list; real answers
-            // reset the count as they arrive (see `attempt`).
-            Effect.catchAll(({ error, terminal }) =>
-              settle(connection, { _tag: "Failed", error, terminal }).pipe(
-                Effect.flatMap((d) => {
-                  dropped = d
-                  return Effect.fail(error)
-                })
-              )
-            )
-          )
+        // The success path is one async step: failures are classified, counted and maybe resent
+        // inside it, because every extra combinator shows in the per-call cost (bench/).
+        const attempt = (connection: Connection, resent: boolean): Effect.Effect<A, RequestError | ServerUnavailable> =>
+          Effect.async((resume) => {
+            const failed = (cause: unknown) => {
+              const { error, terminal } = classifyRequestFailure(name, method, cause, { idempotent })
+              // No settle on success: the answer may have come from a cached list; real
+              // answers reset the count as they arrive (see `attempt` in connect).
+              resume(Effect.flatMap(settle(connection, { _tag: "Failed", error, terminal }), (dropped) =>
+                !resent && mayResend(error, { idempotent, dropped }) ? once(true) : Effect.fail(error)))
+            }
+            try {
+              request(connection, runOptions?.signal).then((value) => resume(Effect.succeed(value)), failed)
+            } catch (cause) {
+              failed(cause)
+            }
+          })
         // Hot path: with no idle timer there is nothing a reference could hold open, so a live
         // connection is used as is; otherwise the RcMap reference keeps it open for the request.
-        const once = Effect.suspend(() => {
+        const once = (resent: boolean): Effect.Effect<A, RequestError | ServerUnavailable> => {
           const live = ttl === undefined ? current.get(name) : undefined
-          return live ? onConnection(live) : Effect.scoped(Effect.flatMap(acquire(name), onConnection))
-        })
-        return once.pipe(
-          Effect.catchAll((error) =>
-            error._tag !== "ServerUnavailable" && mayResend(error, { idempotent, dropped }) ? once : Effect.fail(error)
-          )
-        )
+          return live
+            ? attempt(live, resent)
+            : Effect.scoped(Effect.flatMap(acquire(name), (connection) => attempt(connection, resent)))
+        }
+        return once(false)
       })
 
     const connectAll = (opts?: {

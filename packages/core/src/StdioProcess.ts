@@ -207,6 +207,7 @@ export class StdioChildTransport implements SdkTransport {
   private stdoutPending = 0
   private discardingLine = false
   private started = false
+  private corked = false
   private readonly queued: Array<JSONRPCMessage> = []
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
   private ended = false
@@ -261,6 +262,16 @@ export class StdioChildTransport implements SdkTransport {
     const stdin = this.child.stdin!
     if (this.exit !== undefined) return Promise.reject(pipeError(this.serverName, `the process has exited (${this.exitText()})`))
     if (this.closing || !stdin.writable) return Promise.reject(pipeError(this.serverName, "the connection is closed"))
+    // Messages sent in the same tick leave in one write: many calls in flight cost the server
+    // (and us) one wake-up instead of one per message.
+    if (!this.corked) {
+      this.corked = true
+      stdin.cork()
+      process.nextTick(() => {
+        this.corked = false
+        stdin.uncork()
+      })
+    }
     return new Promise((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => {
         if (error) reject(Object.assign(error, { code: (error as NodeJS.ErrnoException).code ?? "EPIPE" }))
