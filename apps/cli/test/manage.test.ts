@@ -65,6 +65,14 @@ describe("add / get / remove", () => {
 })
 
 describe("redaction", () => {
+  it("a failing remote server's error never shows the token in its URL", async () => {
+    const file = ws.settings("secret-url.json", { mcpServers: { api: { type: "http", url: "http://127.0.0.1:9/mcp?token=t0k3n" } } })
+    const r = await run(["servers", "--config", file, "--json"], { home: ws.home })
+    expect(JSON.parse(r.stdout).servers[0].status).toBe("failed")
+    expect(r.stdout + r.stderr).not.toContain("t0k3n")
+  })
+
+
   it("hides user info and query values of URLs", () => {
     expect(redactUrl("https://u:p@h.example/mcp?key=abc&x=1")).toBe("https://REDACTED:REDACTED@h.example/mcp?key=REDACTED&x=REDACTED")
     expect(redactUrl("not a url")).toBe("not a url")

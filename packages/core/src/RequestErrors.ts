@@ -4,6 +4,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import type { ResolvedServer } from "./Config.js"
+import { redactUrl } from "./Redact.js"
 import { McpRequestError, ServerUnavailable, SessionExpired, TransportFailure } from "./Errors.js"
 import { isAuthError, isSessionExpired, isTerminalTransportError, shouldFallBackToSse } from "./RemoteTransport.js"
 
@@ -48,7 +49,8 @@ export const classifyConnectError = (
     }
   }
   const tail = diagnostics ? `\n--- last output of the server ---\n${diagnostics.trimEnd()}` : ""
-  const where = "url" in server.config ? server.config.url : server.config.command
+  // The URL may carry a token in its query or user info: never print it as is.
+  const where = "url" in server.config ? redactUrl(server.config.url) : server.config.command
   return {
     fallback: shouldFallBackToSse(cause),
     error: new ServerUnavailable({
