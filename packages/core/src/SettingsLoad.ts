@@ -1,0 +1,395 @@
+/**
+ * Reading the settings: every scope's file found, parsed (JSON with comments), decoded, merged
+ * by precedence and `${VAR}`-expanded into the `McpConfig` service. The only place that reads
+ * settings files; the pure steps are plain functions so tests call them without a file system.
+ * `Config.ts` holds the shapes and the service tag and re-exports all of this, so importers of
+ * `@mcpctl/core/Config` are unaffected. The two modules import each other: nothing here runs
+ * `Config.ts` code at module load (only inside functions), and its layers call `load` lazily.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
+import { readFile } from "node:fs/promises"
+import { homedir } from "node:os"
+import * as Path from "node:path"
+import {
+  defaultLimits,
+  type Env,
+  type Limits,
+  type LoadOptions,
+  McpConfig,
+  type McpConfigService,
+  type MergedServer,
+  type ParsedSettings,
+  type PermissionRules,
+  RemoteServerConfig,
+  type ResolvedServer,
+  type Scope,
+  type ScopedSettings,
+  type ServerConfig,
+  type StaticOptions,
+  StdioServerConfig,
+  type TransportKind
+} from "./Config.js"
+import { ConfigError } from "./Errors.js"
+
+// ---------------------------------------------------------------------------------------------
+// Pure logic
+
+/** One server name per `mcp__<server>__<tool>` prefix: no dots, spaces or `__` that would break splitting. */
+export function normalizeServerName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, "_").replace(/_+/g, "_")
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}` (default when unset or empty, as in sh); fails with the
+ * unset variables that have no default, so a secret is never sent literally or silently empty.
+ */
+export function expandVars(value: string, env: Env): Either.Either<string, ReadonlyArray<string>> {
+  const missing: Array<string> = []
+  const out = value.replace(VAR, (_m, name: string, fallback: string | undefined) => {
+    const v = env[name]
+    if (fallback !== undefined) return v === undefined || v === "" ? fallback : v
+    if (v === undefined) missing.push(name)
+    return v ?? ""
+  })
+  return missing.length > 0 ? Either.left(missing) : Either.right(out)
+}
+
+/**
+ * Expands every `${VAR}` of one server entry (`command`, `args`, `env`, `cwd`, `url`, `headers`);
+ * the error names the server, the exact field and the variable so the fix is obvious.
+ */
+export function expandServer(
+  name: string,
+  config: ServerConfig,
+  env: Env,
+  source: string
+): Either.Either<ServerConfig, ConfigError> {
+  const failures: Array<string> = []
+  const one = (field: string, v: string) =>
+    Either.getOrElse(expandVars(v, env), (missing) => {
+      failures.push(`mcpServers.${name}.${field} uses ${missing.map((m) => "${" + m + "}").join(", ")}`)
+      return v
+    })
+  const record = (field: string, r: Readonly<Record<string, string>> | undefined) =>
+    r && Object.fromEntries(Object.entries(r).map(([k, v]) => [k, one(`${field}.${k}`, v)]))
+  const out: ServerConfig = "command" in config
+    ? {
+      ...config,
+      command: one("command", config.command),
+      ...(config.args && { args: config.args.map((a, i) => one(`args[${i}]`, a)) }),
+      ...(config.env && { env: record("env", config.env) }),
+      ...(config.cwd !== undefined && { cwd: one("cwd", config.cwd) })
+    }
+    : { ...config, url: one("url", config.url), ...(config.headers && { headers: record("headers", config.headers) }) }
+  if (failures.length === 0) return Either.right(out)
+  return Either.left(
+    new ConfigError({
+      message: `${source}: server "${name}": ${failures.join("; ")}, not set in the environment. ` +
+        "Set the variable, or give a default with ${VAR:-default}.",
+      file: source,
+      path: failures[0]!.split(" ")[0]!
+    })
+  )
+}
+
+/** The transport a server uses; `auto` lets the pool try Streamable HTTP then fall back to SSE. */
+export function transportOf(config: ServerConfig): TransportKind {
+  if ("command" in config) return "stdio"
+  if (config.type) return config.type
+  if (/^wss?:/i.test(config.url)) return "ws"
+  try {
+    return new URL(config.url).pathname.replace(/\/+$/, "").endsWith("/sse") ? "sse" : "auto"
+  } catch {
+    return config.url.split(/[?#]/)[0]!.replace(/\/+$/, "").endsWith("/sse") ? "sse" : "auto"
+  }
+}
+
+const ServersShape = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const PermissionsShape = Schema.Struct({
+  allow: Schema.optionalWith(Schema.Array(Schema.String), { exact: true }),
+  ask: Schema.optionalWith(Schema.Array(Schema.String), { exact: true }),
+  deny: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
+})
+
+const formatPath = (path: ReadonlyArray<PropertyKey>) =>
+  path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("")
+
+/**
+ * Issues with their full JSON path, one line per path: `optional` adds an "Expected undefined"
+ * branch that only confuses, and a union of literals reads better as `"http" | "sse" | "ws"`.
+ */
+const issues = (error: ParseResult.ParseError, prefix: string) => {
+  const byPath = new Map<string, Array<string>>()
+  for (const i of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    if (i.message.startsWith("Expected undefined")) continue
+    const rel = formatPath(i.path)
+    const path = rel ? `${prefix}${rel.startsWith("[") ? "" : "."}${rel}` : prefix
+    byPath.set(path, [...(byPath.get(path) ?? []), i.message])
+  }
+  return Array.from(byPath, ([path, messages]) => {
+    const m = messages.map((x) => /^Expected (.*), actual (.*)$/s.exec(x))
+    const message = m.every((x) => x !== null) && m.length > 1
+      ? `Expected ${m.map((x) => x![1]).join(" | ")}, actual ${m[0]![2]}`
+      : messages.join("; ")
+    return { path, message }
+  })
+}
+
+const unknownKeys = (value: object, known: ReadonlyArray<string>) => Object.keys(value).filter((k) => !known.includes(k))
+
+const lineCol = (text: string, offset: number) => {
+  const before = text.slice(0, offset).split(/\r\n|\r|\n/)
+  return `${before.length}:${before[before.length - 1]!.length + 1}`
+}
+
+/**
+ * Parses one settings file (JSON with comments and trailing commas) and decodes it; every problem
+ * of the file is reported at once, each with its JSON path, so one edit round fixes them all.
+ */
+export function parseSettingsText(text: string, file: string): Either.Either<ParsedSettings, ConfigError> {
+  const syntax: Array<JsoncError> = []
+  const raw: unknown = text.trim() === "" ? {} : parseJsonc(text, syntax, { allowTrailingComma: true })
+  if (syntax.length > 0) {
+    const e = syntax[0]!
+    return Either.left(new ConfigError({
+      message: `${file}:${lineCol(text, e.offset)}: invalid JSON (${printParseErrorCode(e.error)}). Fix the syntax at that position.`,
+      file
+    }))
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return Either.left(new ConfigError({ message: `${file}: the settings must be a JSON object like {"mcpServers": {...}}.`, file }))
+  }
+  const problems: Array<{ path: string; message: string }> = []
+  const warnings: Array<string> = []
+  const unknownWarning = (path: string) => `${file}: unknown field ${path} is ignored`
+  for (const k of unknownKeys(raw, ["mcpServers", "permissions"])) warnings.push(unknownWarning(k))
+  const { mcpServers = {}, permissions = {} } = raw as { mcpServers?: unknown; permissions?: unknown }
+  const decode = <A>(schema: Schema.Schema<A, any>, value: unknown, at: string): A | undefined => {
+    const r = Schema.decodeUnknownEither(schema, { errors: "all" })(value)
+    if (Either.isRight(r)) return r.right
+    problems.push(...issues(r.left, at))
+  }
+  const perms = decode(PermissionsShape, permissions, "permissions")
+  if (perms) for (const k of unknownKeys(permissions as object, ["allow", "ask", "deny"])) warnings.push(unknownWarning(`permissions.${k}`))
+  const servers: Array<{ name: string; config: ServerConfig }> = []
+  for (const [name, entry] of Object.entries(decode(ServersShape, mcpServers, "mcpServers") ?? {})) {
+    const at = `mcpServers.${name}`
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      problems.push({ path: at, message: `expected an object like {"command": "..."} or {"url": "..."}` })
+      continue
+    }
+    const hasCommand = "command" in entry, hasUrl = "url" in entry
+    if (hasCommand === hasUrl) {
+      problems.push({
+        path: at,
+        message: hasCommand
+          ? `has both "command" and "url"; keep "command" for a local server or "url" for a remote one`
+          : `needs "command" (a local server) or "url" (a remote server)`
+      })
+      continue
+    }
+    const schema = hasCommand ? StdioServerConfig : RemoteServerConfig
+    for (const k of unknownKeys(entry, Object.keys(schema.fields))) warnings.push(unknownWarning(`${at}.${k}`))
+    const config = decode(schema as Schema.Schema<ServerConfig, any>, entry, at)
+    if (config) servers.push({ name, config })
+  }
+  if (problems.length > 0) {
+    return Either.left(new ConfigError({
+      message: `${file}: invalid settings:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\n` +
+        "Fix these fields (see CLI.md, Settings).",
+      file,
+      path: problems[0]!.path
+    }))
+  }
+  return Either.right({ servers, permissions: { allow: perms?.allow ?? [], ask: perms?.ask ?? [], deny: perms?.deny ?? [] }, warnings })
+}
+
+const dedupe = (xs: ReadonlyArray<string>) => Array.from(new Set(xs))
+
+/**
+ * Merges files lowest precedence first: a server takes its whole entry from the highest scope
+ * (no field-level mixing, which would surprise), rules of every scope add up.
+ */
+export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Either<
+  { readonly servers: ReadonlyArray<MergedServer>; readonly permissions: PermissionRules; readonly warnings: ReadonlyArray<string> },
+  ConfigError
+> {
+  const byName = new Map<string, MergedServer>()
+  for (const { scope, settings, source } of files) {
+    for (const { config, name } of settings.servers) {
+      byName.set(name, { name: normalizeServerName(name), originalName: name, scope, source, config })
+    }
+  }
+  const seen = new Map<string, MergedServer>()
+  for (const s of byName.values()) {
+    const other = seen.get(s.name)
+    if (other) {
+      return Either.left(new ConfigError({
+        message: `servers "${other.originalName}" (${other.source}) and "${s.originalName}" (${s.source}) ` +
+          `both normalize to "${s.name}"; rename one of them.`,
+        file: s.source,
+        path: `mcpServers.${s.originalName}`
+      }))
+    }
+    seen.set(s.name, s)
+  }
+  const rules = (k: keyof PermissionRules) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
+  return Either.right({
+    servers: Array.from(byName.values()),
+    permissions: { allow: rules("allow"), ask: rules("ask"), deny: rules("deny") },
+    warnings: files.flatMap((f) => f.settings.warnings)
+  })
+}
+
+/**
+ * Expands the merged servers into what the pool connects to. A relative `cwd` resolves against
+ * the project directory, where a stdio server runs by default, whatever file wrote it. A disabled
+ * server with an unset variable only warns: it is never started, so nothing is sent.
+ */
+export function resolveServers(
+  servers: ReadonlyArray<MergedServer>,
+  env: Env,
+  projectDir: string
+): Either.Either<{ readonly servers: ReadonlyArray<ResolvedServer>; readonly warnings: ReadonlyArray<string> }, ConfigError> {
+  const out: Array<ResolvedServer> = []
+  const warnings: Array<string> = []
+  for (const s of servers) {
+    const expanded = expandServer(s.originalName, s.config, env, s.source)
+    if (Either.isLeft(expanded) && !s.config.disabled) return Either.left(expanded.left)
+    if (Either.isLeft(expanded)) warnings.push(`${expanded.left.message} (ignored: the server is disabled)`)
+    let config = Either.getOrElse(expanded, () => s.config)
+    if ("command" in config && config.cwd !== undefined) config = { ...config, cwd: Path.resolve(projectDir, config.cwd) }
+    out.push({ ...s, config, transport: transportOf(config) })
+  }
+  return Either.right({ servers: out, warnings })
+}
+
+const limitVars = [
+  ["MCP_TIMEOUT", "connectTimeoutMs"],
+  ["MCP_TOOL_TIMEOUT", "toolTimeoutMs"],
+  ["MAX_MCP_OUTPUT_TOKENS", "maxOutputTokens"],
+  ["MCP_SERVER_CONNECTION_BATCH_SIZE", "localConcurrency"],
+  ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"]
+] as const
+
+/** Reads the limits from the environment; a typo like `MCP_TIMEOUT=30s` fails loudly instead of meaning "no timeout". */
+export function limitsFromEnv(env: Env): Either.Either<Limits, ConfigError> {
+  const limits: Record<string, number | undefined> = { ...defaultLimits }
+  for (const [variable, key] of limitVars) {
+    const raw = env[variable]?.trim()
+    if (raw === undefined || raw === "") continue
+    const n = Number(raw)
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n <= 0) {
+      return Either.left(new ConfigError({ message: `${variable}=${raw} must be a positive whole number; fix or unset it.`, path: variable }))
+    }
+    limits[key] = n
+  }
+  return Either.right(limits as unknown as Limits)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Effects
+
+const readSettings = (file: string, required: boolean) =>
+  Effect.tryPromise({
+    try: () => readFile(file, "utf8").then((t): string | undefined => t, (e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT" && !required) return undefined
+      throw e
+    }),
+    catch: (e) => new ConfigError({
+      message: `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
+        (required ? " Check the --config path." : ""),
+      file
+    })
+  })
+
+/** The settings files of every scope, lowest precedence first; scopes that share a file read it once. */
+export function settingsFiles(projectDir: string, home: string, configFiles: ReadonlyArray<string> = []) {
+  const files: Array<{ scope: Scope; path: string; required: boolean }> = [
+    { scope: "user", path: Path.join(home, "settings.json"), required: false },
+    { scope: "project", path: Path.join(projectDir, ".mcp.json"), required: false },
+    { scope: "project", path: Path.join(projectDir, ".mcpctl", "settings.json"), required: false },
+    { scope: "local", path: Path.join(projectDir, ".mcpctl", "settings.local.json"), required: false },
+    ...configFiles.map((f) => ({ scope: "flag" as const, path: Path.resolve(f), required: true }))
+  ]
+  return files.filter((f, i) => files.findIndex((g) => g.path === f.path) === i)
+}
+
+/**
+ * The file `add`/`remove` edit for a scope: project writes `.mcp.json`, the file other hosts read
+ * too; local is where "always allow" answers go.
+ */
+export function scopeFile(scope: "user" | "project" | "local", projectDir: string, home: string): string {
+  return scope === "user"
+    ? Path.join(home, "settings.json")
+    : scope === "project"
+    ? Path.join(projectDir, ".mcp.json")
+    : Path.join(projectDir, ".mcpctl", "settings.local.json")
+}
+
+/** `$MCPCTL_HOME`, absolute; the one place the default `~/.mcpctl` lives. */
+export function resolveHome(env: Env, home?: string): string {
+  return Path.resolve(home ?? (env.MCPCTL_HOME || Path.join(homedir(), ".mcpctl")))
+}
+
+/** Reads, decodes, merges and expands the settings of every scope into the `McpConfig` service. */
+export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions = {}) {
+  const env = options.env ?? process.env
+  const home = resolveHome(env, options.home)
+  const projectDir = Path.resolve(options.cwd ?? process.cwd())
+  const limits = yield* limitsFromEnv(env)
+  const files = settingsFiles(projectDir, home, options.configFiles)
+  const texts = yield* Effect.forEach(files, (f) => readSettings(f.path, f.required), { concurrency: "unbounded" })
+  const scoped: Array<ScopedSettings> = []
+  for (const [i, f] of files.entries()) {
+    const text = texts[i]
+    if (text !== undefined) scoped.push({ scope: f.scope, source: f.path, settings: yield* parseSettingsText(text, f.path) })
+  }
+  for (const a of options.adhoc ?? []) {
+    const source = "command" in a.config ? "--stdio" : "--url"
+    scoped.push({ scope: "adhoc", source, settings: { servers: [a], permissions: { allow: [], ask: [], deny: [] }, warnings: [] } })
+  }
+  const merged = yield* mergeSettings(scoped)
+  const resolved = yield* resolveServers(merged.servers, env, projectDir)
+  return McpConfig.of({
+    servers: resolved.servers,
+    permissions: merged.permissions,
+    limits,
+    home,
+    projectDir,
+    warnings: [...merged.warnings, ...resolved.warnings]
+  })
+})
+
+/**
+ * The `McpConfig` of servers written in code (`McpConfig.layerStatic`): the same merge, expansion
+ * and normalization as settings files, so tests and library users see what the CLI would.
+ */
+export function makeStatic(options: StaticOptions): Effect.Effect<McpConfigService, ConfigError> {
+  const env = options.env ?? {}
+  const projectDir = Path.resolve(options.projectDir ?? process.cwd())
+  const p = options.permissions ?? {}
+  const settings: ParsedSettings = {
+    servers: Object.entries(options.servers ?? {}).map(([name, config]) => ({ name, config })),
+    permissions: { allow: p.allow ?? [], ask: p.ask ?? [], deny: p.deny ?? [] },
+    warnings: []
+  }
+  return Effect.gen(function*() {
+    const merged = yield* mergeSettings([{ scope: "adhoc", source: "code", settings }])
+    const resolved = yield* resolveServers(merged.servers, env, projectDir)
+    return McpConfig.of({
+      servers: resolved.servers,
+      permissions: merged.permissions,
+      limits: { ...defaultLimits, ...options.limits },
+      home: resolveHome(env, options.home),
+      projectDir,
+      warnings: resolved.warnings
+    })
+  })
+}
