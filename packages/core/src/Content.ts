@@ -1,16 +1,20 @@
 /**
  * What comes back from a server must be safe to hand to a model or a terminal: bounded by the
  * output budget (`MAX_MCP_OUTPUT_TOKENS`, about 4 characters a token), valid JSON, and with
- * binaries as files instead of base64. Pure shaping functions first; the file writes are thin
- * effects over `node:fs/promises`.
+ * binaries as files instead of base64. This module is the pure shaping; writing binaries to files
+ * lives in `BinaryOutput.ts` and is re-exported here, so `@mcpctl/core/Content` still offers both.
  */
-import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js"
-import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
-import { createHash, randomBytes } from "node:crypto"
-import * as fs from "node:fs/promises"
-import * as path from "node:path"
-import { type DownsizeOptions, downsizeImage } from "./ImageResize.js"
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js"
+
+export {
+  extensionFor,
+  OutputWriteError,
+  type PersistedFile,
+  persistBinary,
+  persistBytes,
+  persistCallContent,
+  type PersistOptions
+} from "./BinaryOutput.js"
 
 // ---------------------------------------------------------------------------------------------
 // Budget and text
@@ -367,147 +371,3 @@ export const shapeCallResult = (result: ShapeInput, budget: number, hint: string
   }
   return { content: out, structuredContent: structuredOut, truncated: true, notes }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Binary persistence
-// ---------------------------------------------------------------------------------------------
-
-/** Writing an output file failed; the message names the directory to check. */
-export class OutputWriteError extends Schema.TaggedError<OutputWriteError>()("OutputWriteError", {
-  message: Schema.String,
-  path: Schema.String
-}) {}
-
-const EXTENSIONS: Record<string, string> = {
-  "image/png": "png", "image/jpeg": "jpg", "image/jpg": "jpg", "image/pjpeg": "jpg", "image/gif": "gif",
-  "image/webp": "webp", "image/svg+xml": "svg", "audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav",
-  "audio/vnd.wave": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/ogg": "ogg", "application/ogg": "ogg",
-  "application/pdf": "pdf", "application/json": "json", "text/plain": "txt"
-}
-
-/** A file name's extension from a MIME type, so the OS opens the file with the right program. */
-export const extensionFor = (mimeType: string): string => {
-  const base = mimeType.split(";")[0]!.trim().toLowerCase()
-  return EXTENSIONS[base] ?? (base.endsWith("+json") ? "json" : "bin")
-}
-
-const exists = async (file: string, size: number): Promise<boolean> => {
-  try {
-    return (await fs.stat(file)).size === size
-  } catch {
-    return false
-  }
-}
-
-/** Writes temp-then-rename in the same directory, so a reader never sees a half-written file. */
-const writeAtomic = async (dir: string, name: string, bytes: Uint8Array): Promise<string> => {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 })
-  const target = path.join(dir, name)
-  if (await exists(target, bytes.length)) return target
-  const tmp = path.join(dir, `.${name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`)
-  try {
-    await fs.writeFile(tmp, bytes, { flag: "wx", mode: 0o600 })
-    await fs.rename(tmp, target)
-  } catch (error) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined)
-    throw error
-  }
-  return target
-}
-
-/** Where a persisted binary landed; `bytes` is the decoded size, not the base64 length. */
-export interface PersistedFile {
-  readonly path: string
-  readonly mimeType: string
-  readonly bytes: number
-}
-
-/**
- * Writes bytes under `dir` with a content-addressed name (sha256 prefix + extension), so the same
- * output is stored once, repeated calls are free, and the path is stable across runs.
- */
-export const persistBytes = Effect.fn("Content.persistBytes")(function*(
-  dir: string,
-  bytes: Uint8Array,
-  mimeType: string
-) {
-  const name = `${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}.${extensionFor(mimeType)}`
-  const file = yield* Effect.tryPromise({
-    try: () => writeAtomic(dir, name, bytes),
-    catch: (error) =>
-      new OutputWriteError({
-        message: `could not write output file ${path.join(dir, name)}: ${error instanceof Error ? error.message : String(error)}; check that ${dir} is writable`,
-        path: path.join(dir, name)
-      })
-  })
-  return { path: file, mimeType, bytes: bytes.length } satisfies PersistedFile
-})
-
-/** {@link persistBytes} for a base64 payload as MCP carries it. */
-export const persistBinary = (dir: string, data: string, mimeType: string): Effect.Effect<PersistedFile, OutputWriteError> =>
-  persistBytes(dir, Buffer.from(data, "base64"), mimeType)
-
-/** Options of {@link persistCallContent}. */
-export interface PersistOptions {
-  /**
-   * Library users who hand images straight to a model: keep images inline, downsized, instead of
-   * writing them to files. An image that cannot be decoded is persisted as usual.
-   */
-  readonly shapeForModel?: boolean | DownsizeOptions
-}
-
-const toFile = (
-  item: ContentItem,
-  dir: string,
-  data: string,
-  mimeType: string,
-  originalType: FileContent["originalType"],
-  uri?: string
-) =>
-  persistBinary(dir, data, mimeType).pipe(Effect.map((file): FileContent => ({
-    type: "file",
-    ...file,
-    originalType,
-    ...(uri === undefined ? {} : { uri }),
-    ...("annotations" in item && item.annotations !== undefined ? { annotations: item.annotations } : {})
-  })))
-
-const persistItem = (item: ContentItem, dir: string, options: PersistOptions): Effect.Effect<ContentItem, OutputWriteError> => {
-  switch (item.type) {
-    case "image": {
-      const persist = toFile(item, dir, item.data, item.mimeType, "image")
-      if (!options.shapeForModel) return persist
-      const opts = options.shapeForModel === true ? {} : options.shapeForModel
-      return downsizeImage(Buffer.from(item.data, "base64"), item.mimeType, opts).pipe(
-        Effect.map((img): ContentItem => ({ ...item, data: img.data.toString("base64"), mimeType: img.mimeType })),
-        Effect.catchTag("ImageResizeError", () => persist)
-      )
-    }
-    case "audio":
-      return toFile(item, dir, item.data, item.mimeType, "audio")
-    case "resource": {
-      const r = item.resource
-      if (!("blob" in r) || typeof r.blob !== "string") return Effect.succeed(item)
-      return toFile(item, dir, r.blob, r.mimeType ?? "application/octet-stream", "resource", r.uri)
-    }
-    default:
-      return Effect.succeed(item)
-  }
-}
-
-/**
- * Replaces every image, audio and blob-resource item by a {@link FileContent} under `dir` (the CLI
- * passes `$MCPCTL_HOME/outputs`), because base64 is useless to a terminal and ruinous to a model's
- * context. Text resources stay inline for {@link shapeCallResult}. `files` feeds `call --json`.
- */
-export const persistCallContent = Effect.fn("Content.persistCallContent")(function*(
-  result: Pick<CallToolResult, "content"> | ShapeInput,
-  dir: string,
-  options: PersistOptions = {}
-) {
-  const content = yield* Effect.forEach(result.content ?? [], (item) => persistItem(item, dir, options), {
-    concurrency: 4
-  })
-  const files = content.filter((item): item is FileContent => item.type === "file")
-  return { content, files }
-})

@@ -3,6 +3,7 @@
  * (`@mcpctl/core/ConnectionPool`), or all together from here.
  */
 export * as Auth from "./Auth.js"
+export * as BinaryOutput from "./BinaryOutput.js"
 export * as Config from "./Config.js"
 export * as ConnectionPool from "./ConnectionPool.js"
 export * as Content from "./Content.js"
