@@ -1,4 +1,5 @@
 /** The flags every command shares, declared once. */
+import * as Args from "@effect/cli/Args"
 import * as Options from "@effect/cli/Options"
 
 export const json = Options.boolean("json").pipe(
@@ -94,3 +95,6 @@ export const adhoc = { url, transport, header, stdio, adhocName: name } as const
 export const auth = Options.boolean("auth").pipe(
   Options.withDescription("Sign in to remote servers that need it (opens a browser), then retry")
 )
+
+/** `[SERVER…]` of the listing commands: the servers to ask (default: every enabled one). */
+export const servers = Args.text({ name: "server" }).pipe(Args.repeated)

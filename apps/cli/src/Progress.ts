@@ -2,7 +2,7 @@
  * A one-line "connecting" display on stderr while servers connect, only on a terminal: scripts
  * and CI logs never see carriage returns.
  */
-import type { ServerState } from "@mcpctl/core/ConnectionPool"
+import { ConnectionPool, type ServerState } from "@mcpctl/core/ConnectionPool"
 import * as Effect from "effect/Effect"
 
 const mark: Record<ServerState["status"], string> = {
@@ -31,3 +31,17 @@ export const makeProgress = (total: number, enabled = Boolean(process.stderr.isT
     })
   }
 }
+
+/**
+ * Connects the servers a listing command is about (the named ones, else every enabled one) with
+ * the progress line showing, and returns their names.
+ */
+export const connectWithProgress = (named: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const pool = yield* ConnectionPool
+    const wanted = named.length > 0 ? named : pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
+    const progress = makeProgress(wanted.length)
+    yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
+    yield* progress.done
+    return wanted
+  })

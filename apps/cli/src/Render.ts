@@ -3,6 +3,8 @@
  * `--json`; messages and progress always on stderr so stdout stays parseable.
  */
 
+import type { ContentItem } from "@mcpctl/core/Content"
+
 /** Writes one line to stdout. */
 export const out = (line = ""): void => {
   process.stdout.write(line + "\n")
@@ -40,4 +42,22 @@ export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<Readonl
 export const oneLine = (text: string | undefined, max = 80): string => {
   const first = (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? ""
   return first.length > max ? first.slice(0, max - 1) + "…" : first
+}
+
+/** One content item (of a call result, a read or a prompt message) as text for a person. */
+export const renderContent = (item: ContentItem): string => {
+  switch (item.type) {
+    case "text":
+      return item.text
+    case "file":
+      return `[${item.originalType} ${item.mimeType}, ${item.bytes} bytes saved to ${item.path}]`
+    case "resource":
+      return "text" in item.resource
+        ? `[resource ${item.resource.uri}]\n${String(item.resource.text)}`
+        : `[resource ${item.resource.uri}]`
+    case "resource_link":
+      return `[resource link ${item.uri}${item.name ? ` (${item.name})` : ""}]`
+    default:
+      return JSON.stringify(item)
+  }
 }

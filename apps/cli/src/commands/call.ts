@@ -3,7 +3,7 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { McpConfig } from "@mcpctl/core/Config"
-import { budgetChars, type ContentItem, persistCallContent, shapeCallResult } from "@mcpctl/core/Content"
+import { budgetChars, persistCallContent, shapeCallResult } from "@mcpctl/core/Content"
 import { setLogLevel } from "@mcpctl/core/Resources"
 import { openInBrowser } from "@mcpctl/core/Auth"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
@@ -16,7 +16,7 @@ import * as Flags from "../Flags.js"
 import { type ElicitationState, Elicitations } from "../Elicitation.js"
 import { interactive, runOnHost, setExitCode } from "../Host.js"
 import { withInlineAuth } from "../SignIn.js"
-import { err, json, out } from "../Render.js"
+import { err, json, out, renderContent } from "../Render.js"
 
 const name = Args.text({ name: "name" }).pipe(Args.withDescription("Tool name, mcp__<server>__<tool>"))
 const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
@@ -25,22 +25,6 @@ const timeout = Options.integer("timeout").pipe(
   Options.optional,
   Options.withDescription("Tool-call timeout in ms (overrides the server's timeout and MCP_TOOL_TIMEOUT)")
 )
-
-/** Human rendering of one content item. */
-const render = (item: ContentItem): string => {
-  switch (item.type) {
-    case "text":
-      return item.text
-    case "file":
-      return `[${item.originalType} ${item.mimeType}, ${item.bytes} bytes saved to ${item.path}]`
-    case "resource":
-      return "text" in item.resource ? item.resource.text as string : `[resource ${item.resource.uri}]`
-    case "resource_link":
-      return `[resource link ${item.uri}${item.name ? ` (${item.name})` : ""}]`
-    default:
-      return JSON.stringify(item)
-  }
-}
 
 /**
  * Server progress notifications as one updating stderr line, only on a terminal (scripts and
@@ -145,7 +129,7 @@ export const call = Command.make(
           files: persisted.files
         })
       }
-      const text = shaped.content.map(render).join("\n")
+      const text = shaped.content.map(renderContent).join("\n")
       if (shaped.structuredContent !== undefined && shaped.content.length === 0) {
         out(JSON.stringify(shaped.structuredContent, null, 2))
       } else {

@@ -2,28 +2,19 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import { McpConfig } from "@mcpctl/core/Config"
-import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import type { ContentItem } from "@mcpctl/core/Content"
 import { UsageError } from "@mcpctl/core/Errors"
 import { getPromptChecked, listAllPrompts, parsePromptPairs, persistPromptMessages, setLogLevel } from "@mcpctl/core/Resources"
 import * as Effect from "effect/Effect"
 import * as Path from "node:path"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
-import { makeProgress } from "../Progress.js"
-import { err, json, oneLine, out, table } from "../Render.js"
-
-const serverArgs = Args.text({ name: "server" }).pipe(Args.repeated)
+import { connectWithProgress } from "../Progress.js"
+import { err, json, oneLine, out, renderContent, table } from "../Render.js"
 
 /** Lists prompts with their declared arguments, so `prompt` can be called without guessing. */
-export const prompts = Command.make("prompts", { ...Flags.global, servers: serverArgs }, (flags) =>
+export const prompts = Command.make("prompts", { ...Flags.global, servers: Flags.servers }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
-    const pool = yield* ConnectionPool
-    const names = flags.servers.length > 0 ? flags.servers : undefined
-    const wanted = names ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
-    const progress = makeProgress(wanted.length)
-    yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
-    yield* progress.done
+    const wanted = yield* connectWithProgress(flags.servers)
     const all = yield* listAllPrompts(wanted)
     const rows = all.prompts.map((p) => ({
       server: p.server,
@@ -57,24 +48,6 @@ const server = Args.text({ name: "server" }).pipe(Args.withDescription("Server n
 const name = Args.text({ name: "name" }).pipe(Args.withDescription("Prompt name, as `mcpctl prompts` lists it"))
 const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
 
-/** Human rendering of one message's content. */
-const render = (item: ContentItem): string => {
-  switch (item.type) {
-    case "text":
-      return item.text
-    case "file":
-      return `[${item.originalType} ${item.mimeType}, ${item.bytes} bytes saved to ${item.path}]`
-    case "resource":
-      return "text" in item.resource
-        ? `[resource ${item.resource.uri}]\n${String(item.resource.text)}`
-        : `[resource ${item.resource.uri}]`
-    case "resource_link":
-      return `[resource link ${item.uri}${item.name ? ` (${item.name})` : ""}]`
-    default:
-      return JSON.stringify(item)
-  }
-}
-
 /**
  * Gets one prompt. Arguments are checked against the declaration first (exit 2 naming the
  * missing or unknown one), because servers answer bad arguments with opaque errors.
@@ -100,6 +73,6 @@ export const prompt = Command.make("prompt", { ...Flags.global, server, name, pa
     persisted.messages.forEach((m, i) => {
       if (i > 0) out()
       out(`[${m.role}]`)
-      out(render(m.content))
+      out(renderContent(m.content))
     })
   }))).pipe(Command.withDescription("Get one prompt with its arguments filled in and print its messages"))

@@ -3,7 +3,6 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { McpConfig } from "@mcpctl/core/Config"
-import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { UsageError } from "@mcpctl/core/Errors"
 import { listAllResources, readResource, readResourceToFiles, setLogLevel } from "@mcpctl/core/Resources"
 import * as Effect from "effect/Effect"
@@ -12,20 +11,13 @@ import * as fs from "node:fs/promises"
 import * as Path from "node:path"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
-import { makeProgress } from "../Progress.js"
+import { connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
-const serverArgs = Args.text({ name: "server" }).pipe(Args.repeated)
-
 /** Lists what servers offer besides tools; templates too, since their URIs are what `read` needs filled in. */
-export const resources = Command.make("resources", { ...Flags.global, servers: serverArgs }, (flags) =>
+export const resources = Command.make("resources", { ...Flags.global, servers: Flags.servers }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
-    const pool = yield* ConnectionPool
-    const names = flags.servers.length > 0 ? flags.servers : undefined
-    const wanted = names ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
-    const progress = makeProgress(wanted.length)
-    yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
-    yield* progress.done
+    const wanted = yield* connectWithProgress(flags.servers)
     const all = yield* listAllResources(wanted)
     const resources = all.resources.map((r) => ({
       server: r.server,

@@ -1,28 +1,19 @@
 /** `mcpctl tools [SERVER…]`: the catalogue. */
-import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { Permission } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
-import { makeProgress } from "../Progress.js"
+import { connectWithProgress } from "../Progress.js"
 import { signInWhereNeeded } from "../SignIn.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
-const serverArgs = Args.text({ name: "server" }).pipe(Args.repeated)
-
-export const tools = Command.make("tools", { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, servers: serverArgs }, (flags) =>
+export const tools = Command.make("tools", { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, servers: Flags.servers }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
-    const pool = yield* ConnectionPool
     const registry = yield* ToolRegistry
     const permission = yield* Permission
-    const names = flags.servers.length > 0 ? flags.servers : undefined
-    const wanted = names ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
-    const progress = makeProgress(wanted.length)
-    yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
-    yield* progress.done
+    const wanted = yield* connectWithProgress(flags.servers)
     let { errors, tools } = yield* registry.list(wanted)
     if (yield* signInWhereNeeded(errors)) ({ errors, tools } = yield* registry.list(wanted))
     const rows = tools.map((t) => ({
