@@ -1,0 +1,146 @@
+/**
+ * MCP over WebSocket with the `ws` package, as an SDK `Transport`. Its own module because it is a
+ * whole transport implementation, while `RemoteTransport.ts` only configures the SDK's HTTP and
+ * SSE ones; that module builds it in `openRemote` and re-exports it. The two import each other:
+ * this one reads the shared timeouts (`DEFAULT_REQUEST_TIMEOUT_MS`, `CLOSE_GRACE_MS`) only when a
+ * socket opens or closes, never while the modules load, so either may be imported first.
+ */
+import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
+import WebSocket from "ws"
+import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./RemoteTransport.js"
+
+/** The WebSocket subprotocol MCP uses (the SDK's `WebSocketClientTransport` asks for it too). */
+export const WEBSOCKET_SUBPROTOCOL = "mcp"
+
+/**
+ * The server refused the WebSocket upgrade with an HTTP status. `code` is that status, the same
+ * shape as the SDK's `StreamableHTTPError`/`SseError`, so one predicate recognises a 401 on every
+ * remote transport.
+ */
+export class WebSocketHandshakeError extends Error {
+  override readonly name = "WebSocketHandshakeError"
+  constructor(readonly code: number, message: string) {
+    super(message)
+  }
+}
+
+/** Options of `WebSocketTransport`. */
+export interface WebSocketTransportOptions {
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /** Bound on the opening handshake, ms. */
+  readonly handshakeTimeoutMs?: number | undefined
+  /** How long `close()` waits for the closing handshake before dropping the socket, ms. */
+  readonly closeGraceMs?: number | undefined
+}
+
+/**
+ * An SDK `Transport` over the `ws` package. The SDK's `WebSocketClientTransport` uses the global
+ * `WebSocket`, which cannot send headers, so servers that authenticate the upgrade (IDE bridges,
+ * session tokens) are unreachable with it. This one sends configured headers, asks for the `mcp`
+ * subprotocol, reports an upgrade refusal with its status, and closes within a bounded time.
+ */
+export class WebSocketTransport implements SdkTransport {
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined
+
+  private socket: WebSocket | undefined
+  private closed: Promise<void> | undefined
+  private closeNotified = false
+
+  constructor(readonly url: URL, private readonly options: WebSocketTransportOptions = {}) {}
+
+  start(): Promise<void> {
+    if (this.socket) {
+      return Promise.reject(
+        new Error("WebSocketTransport already started (Client.connect starts it; do not call start twice)")
+      )
+    }
+    return new Promise<void>((resolve, reject) => {
+      let opened = false
+      const socket = new WebSocket(this.url, WEBSOCKET_SUBPROTOCOL, {
+        headers: { ...this.options.headers },
+        handshakeTimeout: this.options.handshakeTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+      })
+      this.socket = socket
+      socket.on("unexpected-response", (request, response) => {
+        const status = response.statusCode ?? 0
+        const error = new WebSocketHandshakeError(
+          status,
+          `WebSocket upgrade to ${this.url.href} refused: HTTP ${status} ${response.statusMessage ?? ""}`.trim()
+        )
+        response.resume()
+        request.destroy()
+        socket.terminate()
+        reject(error)
+        this.onerror?.(error)
+      })
+      socket.on("open", () => {
+        opened = true
+        resolve()
+      })
+      socket.on("error", (error) => {
+        if (!opened) reject(error)
+        this.onerror?.(error)
+      })
+      socket.on("message", (data) => {
+        let message: JSONRPCMessage
+        try {
+          const text = Array.isArray(data)
+            ? Buffer.concat(data).toString("utf8")
+            : Buffer.isBuffer(data)
+            ? data.toString("utf8")
+            : Buffer.from(data).toString("utf8")
+          message = JSONRPCMessageSchema.parse(JSON.parse(text))
+        } catch (error) {
+          this.onerror?.(error instanceof Error ? error : new Error(String(error)))
+          return
+        }
+        this.onmessage?.(message)
+      })
+      socket.on("close", () => {
+        if (!opened) reject(new Error(`WebSocket to ${this.url.href} closed before it opened`))
+        this.notifyClose()
+      })
+    })
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const socket = this.socket
+      if (!socket || socket.readyState !== WebSocket.OPEN) {
+        reject(new Error("Not connected"))
+        return
+      }
+      socket.send(JSON.stringify(message), (error) => (error ? reject(error) : resolve()))
+    })
+  }
+
+  close(): Promise<void> {
+    this.closed ??= new Promise<void>((resolve) => {
+      const socket = this.socket
+      if (!socket || socket.readyState === WebSocket.CLOSED) {
+        this.notifyClose()
+        resolve()
+        return
+      }
+      const timer = setTimeout(() => socket.terminate(), this.options.closeGraceMs ?? CLOSE_GRACE_MS)
+      timer.unref?.()
+      socket.once("close", () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      if (socket.readyState === WebSocket.CONNECTING) socket.terminate()
+      else socket.close(1000)
+    })
+    return this.closed
+  }
+
+  private notifyClose(): void {
+    if (!this.closeNotified) {
+      this.closeNotified = true
+      this.onclose?.()
+    }
+  }
+}
