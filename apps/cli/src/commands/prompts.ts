@@ -12,7 +12,7 @@ import { connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, renderContent, table } from "../Render.js"
 
 /** Lists prompts with their declared arguments, so `prompt` can be called without guessing. */
-export const prompts = Command.make("prompts", { ...Flags.global, servers: Flags.servers }, (flags) =>
+export const prompts = Command.make("prompts", { ...Flags.global, ...Flags.adhoc, servers: Flags.servers }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const wanted = yield* connectWithProgress(flags.servers)
     const all = yield* listAllPrompts(wanted)
@@ -52,7 +52,7 @@ const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
  * Gets one prompt. Arguments are checked against the declaration first (exit 2 naming the
  * missing or unknown one), because servers answer bad arguments with opaque errors.
  */
-export const prompt = Command.make("prompt", { ...Flags.global, server, name, pairs }, (flags) =>
+export const prompt = Command.make("prompt", { ...Flags.global, ...Flags.adhoc, server, name, pairs }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const config = yield* McpConfig
     const args = yield* parsePromptPairs(flags.pairs)

@@ -15,7 +15,7 @@ import { connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
 /** Lists what servers offer besides tools; templates too, since their URIs are what `read` needs filled in. */
-export const resources = Command.make("resources", { ...Flags.global, servers: Flags.servers }, (flags) =>
+export const resources = Command.make("resources", { ...Flags.global, ...Flags.adhoc, servers: Flags.servers }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const wanted = yield* connectWithProgress(flags.servers)
     const all = yield* listAllResources(wanted)
@@ -69,7 +69,7 @@ const writeError = (file: string) => (e: unknown) =>
  * Reads one resource. Binary content never reaches the terminal: it is saved (content-addressed
  * under `$MCPCTL_HOME/outputs`, or to `--out FILE`) and the path is printed instead.
  */
-export const read = Command.make("read", { ...Flags.global, out: outFile, server, uri }, (flags) =>
+export const read = Command.make("read", { ...Flags.global, ...Flags.adhoc, out: outFile, server, uri }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const config = yield* McpConfig
     yield* Effect.ignore(setLogLevel(flags.server, flags.logLevel))
