@@ -3,7 +3,8 @@
  * its stdin/stdout, stderr kept as a bounded tail for error messages. Shutdown signals the whole
  * group (SIGINT, SIGTERM after 100 ms, SIGKILL after 400 ms more), so `npx` and shell wrappers
  * leave no grandchildren behind (CLI.md, "Lifecycle promises"). It replaces the SDK's
- * `StdioClientTransport`, which waits 2 s + 2 s and signals only the direct child.
+ * `StdioClientTransport`, which waits 2 s + 2 s and signals only the direct child. Which
+ * variables the child inherits is decided in `ChildEnvironment.ts` (re-exported here).
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
@@ -12,80 +13,12 @@ import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared
 import { JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import { childEnvironment } from "./ChildEnvironment.js"
 import type { ResolvedServer, StdioServerConfig } from "./Config.js"
 import { ServerUnavailable } from "./Errors.js"
 import type { OpenedTransport } from "./Transport.js"
 
-// ---------------------------------------------------------------------------------------------
-// Environment
-// ---------------------------------------------------------------------------------------------
-
-/**
- * Parent variables a stdio server inherits without being asked. Servers get the parent's secrets
- * (API keys, cloud credentials, tokens) only when the settings name them in `env`
- * (`"GITHUB_TOKEN": "${GITHUB_TOKEN}"`), as the SDK and other hosts do.
- *
- * - HOME, LOGNAME, PATH, SHELL, TERM, USER: the SDK's `getDefaultEnvironment()` list (sudo's
- *   default keep-list); `npx`, `uvx` and most servers need HOME and PATH to work at all.
- * - LANG, LC_ALL, LC_CTYPE, TZ: locale and time zone; affect text encoding and dates, carry no data.
- * - TMPDIR: where the user wants temporary files (macOS sets a per-user one).
- * - NODE_EXTRA_CA_CERTS: a file path, not a secret; behind corporate TLS proxies `npx` cannot
- *   reach the registry without it.
- * - Not HTTP(S)_PROXY / ALL_PROXY: proxy URLs often embed credentials; name them in `env`.
- */
-export const inheritedVariables: ReadonlyArray<string> = [
-  "HOME",
-  "LOGNAME",
-  "PATH",
-  "SHELL",
-  "TERM",
-  "USER",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "TZ",
-  "TMPDIR",
-  "NODE_EXTRA_CA_CERTS"
-]
-
-/** Windows needs these to start anything at all (the SDK's Windows list). */
-const windowsVariables: ReadonlyArray<string> = [
-  "APPDATA",
-  "HOMEDRIVE",
-  "HOMEPATH",
-  "LOCALAPPDATA",
-  "PATH",
-  "PROCESSOR_ARCHITECTURE",
-  "SYSTEMDRIVE",
-  "SYSTEMROOT",
-  "TEMP",
-  "USERNAME",
-  "USERPROFILE",
-  "PROGRAMFILES"
-]
-
-/**
- * The environment of a stdio server: the safe default set from the parent plus the settings'
- * `env` on top. A pure function so the rule "secrets are never passed implicitly" is testable.
- * Values starting with `()` (exported shell functions) are never inherited.
- */
-export const childEnvironment = (
-  parent: Readonly<Record<string, string | undefined>>,
-  configEnv: Readonly<Record<string, string>> | undefined,
-  platform: NodeJS.Platform = process.platform
-): Record<string, string> => {
-  const env: Record<string, string> = {}
-  const keys = platform === "win32" ? [...inheritedVariables, ...windowsVariables] : inheritedVariables
-  for (const key of keys) {
-    const value = parent[key]
-    if (value === undefined || value.startsWith("()")) continue
-    env[key] = value
-  }
-  if (configEnv !== undefined) {
-    for (const [key, value] of Object.entries(configEnv)) env[key] = value
-  }
-  return env
-}
+export { childEnvironment, inheritedVariables } from "./ChildEnvironment.js"
 
 // ---------------------------------------------------------------------------------------------
 // Bounded stderr tail

@@ -4,6 +4,7 @@
  */
 export * as Auth from "./Auth.js"
 export * as BinaryOutput from "./BinaryOutput.js"
+export * as ChildEnvironment from "./ChildEnvironment.js"
 export * as Config from "./Config.js"
 export * as ConnectionPool from "./ConnectionPool.js"
 export * as Content from "./Content.js"
