@@ -35,7 +35,7 @@ const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
     const error = failure.value as { _tag?: string }
     if (typeof error?._tag === "string" && "message" in (error as object)) {
       try {
-        return exitCodeFor(error as never)
+        return exitCodeFor(error as never) ?? 70
       } catch {
         return 2
       }
@@ -46,11 +46,20 @@ const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   return 70
 }
 
+/**
+ * Exits explicitly, so a server that leaves a socket open can never keep mcpctl alive, but only
+ * once stdout and stderr are flushed: writes to a pipe are asynchronous, and `process.exit` would
+ * cut a large `--json` document short for a slow reader. A stuck reader gets 10 s.
+ */
+const exitAfterFlush = (code: number) => {
+  setTimeout(() => process.exit(code), 10_000).unref()
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)))
+}
+
 cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),
   NodeRuntime.runMain({
     disableErrorReporting: true,
-    // Always exit explicitly: a server that leaves a socket open must never keep mcpctl alive.
-    teardown: (exit) => process.exit(codeOf(exit))
+    teardown: (exit) => exitAfterFlush(codeOf(exit))
   })
 )

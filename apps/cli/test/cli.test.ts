@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
-import { everything, isAlive, repoRoot, run, workspace } from "./support.js"
+import { cliBin, everything, isAlive, repoRoot, run, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -83,6 +83,21 @@ describe("mcpctl against fixture servers", () => {
     const approved = await run(["call", "mcp__echo__add", "a=1", "b=2", "--yes", "--config", settings], { home })
     expect(approved.code).toBe(0)
     expect(approved.stdout.trim()).toBe("3")
+  })
+
+  it("a large --json document reaches a slow reader whole (stdout is flushed before exit)", async () => {
+    // The reader starts only after 1.5 s, so the 64 KB pipe is full when mcpctl wants to exit.
+    const settings = echoSettings()
+    const child = spawn("sh", ["-c", `"$0" "$1" call mcp__echo__echo "text=$2" --json --config "$3" | (sleep 1.5; cat)`,
+      process.execPath, cliBin, "x".repeat(90_000), settings], {
+      cwd: repoRoot,
+      env: { ...process.env, MCPCTL_HOME: home },
+      stdio: ["ignore", "pipe", "ignore"]
+    })
+    let out = ""
+    child.stdout!.on("data", (d) => (out += d))
+    await new Promise((resolve) => child.once("close", resolve))
+    expect(JSON.parse(out).content[0].text.length).toBe(90_000)
   })
 
   it("a tool that returns isError exits 1", async () => {
