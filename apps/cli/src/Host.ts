@@ -7,6 +7,7 @@ import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { type ConfigError, exitCodeOf, type McpctlError, UsageError } from "@mcpctl/core/Errors"
 import { forwardServerLogs, type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
+import { redactText } from "@mcpctl/core/Redact"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
@@ -190,9 +191,11 @@ export const runOnHost = <A, E extends McpctlError>(
 
 /** Prints a failure: the message on stderr; with `--json`, `{"error": …}` on stdout. */
 export const report = (flags: Pick<GlobalFlags, "json">, error: McpctlError) => {
-  err(`mcpctl: ${error.message}`)
+  // Messages may quote a server's URL (SDK and fetch errors do): never with its secrets.
+  const message = redactText(error.message)
+  err(`mcpctl: ${message}`)
   if (flags.json) {
-    const { _tag, message, ...fields } = error as McpctlError & Record<string, unknown>
+    const { _tag, message: _raw, ...fields } = error as McpctlError & Record<string, unknown>
     json({ error: { type: _tag, message, exitCode: exitCodeOf(error), ...fields } })
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { redactUrl } from "@mcpctl/core/Redact"
+import { redactText, redactUrl } from "@mcpctl/core/Redact"
 import * as fixtures from "@mcpctl/testing/fixtures"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -66,12 +66,24 @@ describe("add / get / remove", () => {
 
 describe("redaction", () => {
   it("a failing remote server's error never shows the token in its URL", async () => {
-    const file = ws.settings("secret-url.json", { mcpServers: { api: { type: "http", url: "http://127.0.0.1:9/mcp?token=t0k3n" } } })
+    const file = ws.settings("secret-url.json", {
+      mcpServers: {
+        api: { type: "http", url: "http://127.0.0.1:9/mcp?token=t0k3n" },
+        // fetch refuses URLs with credentials and quotes the whole URL in its error.
+        creds: { type: "http", url: "http://user:pa55@127.0.0.1:9/mcp/s3cr3tpath?k=t0k3n" }
+      }
+    })
     const r = await run(["servers", "--config", file, "--json"], { home: ws.home })
-    expect(JSON.parse(r.stdout).servers[0].status).toBe("failed")
-    expect(r.stdout + r.stderr).not.toContain("t0k3n")
+    expect(JSON.parse(r.stdout).servers.map((s: { status: string }) => s.status)).toEqual(["failed", "failed"])
+    for (const secret of ["t0k3n", "pa55", "s3cr3tpath"]) expect(r.stdout + r.stderr).not.toContain(secret)
   })
 
+
+  it("hides URLs' secrets inside free text, paths included", () => {
+    expect(redactText("failed: https://u:p@h.example/mcp/tok?key=abc, retry")).toBe(
+      "failed: https://h.example/REDACTED?key=REDACTED, retry"
+    )
+  })
 
   it("hides user info and query values of URLs", () => {
     expect(redactUrl("https://u:p@h.example/mcp?key=abc&x=1")).toBe("https://REDACTED:REDACTED@h.example/mcp?key=REDACTED&x=REDACTED")

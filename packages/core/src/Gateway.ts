@@ -24,6 +24,7 @@ import { ConnectionPool } from "./ConnectionPool.js"
 import { budgetChars, shapeCallResult } from "./Content.js"
 import { parseToolName } from "./Naming.js"
 import { Permission } from "./Permission.js"
+import { redactText } from "./Redact.js"
 import { getPrompt, listAllPrompts, listAllResources, readResource } from "./Resources.js"
 import { type McpTool, ToolRegistry } from "./ToolRegistry.js"
 
@@ -50,7 +51,10 @@ export const toListedTool = (tool: McpTool): Tool => ({
  * A failure of a tool call as a tool result, so the calling model reads why (denied, timed out,
  * server down) instead of the client seeing a bare protocol error.
  */
-const errorResult = (message: string): CallToolResult => ({ isError: true, content: [{ type: "text", text: message }] })
+const errorResult = (message: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: "text", text: redactText(message) }]
+})
 
 /**
  * Builds the gateway server. Tools denied by the rules are not listed at all; asks are decided by

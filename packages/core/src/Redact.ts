@@ -20,6 +20,23 @@ export const redactUrl = (text: string): string => {
   }
 }
 
+/**
+ * Every URL inside a free text (an error message from the SDK or fetch quotes the URL it failed
+ * on) with its secrets hidden; the path too, since tokens travel in paths (`/mcp/<token>`).
+ */
+export const redactText = (text: string): string =>
+  text.replace(/\b(?:https?|wss?):\/\/[^\s"'<>]+/gi, (match) => {
+    // Sentence punctuation after a URL is not part of it.
+    const url = match.replace(/[.,;:!?)\]]+$/, "")
+    try {
+      const u = new URL(redactUrl(url))
+      const shown = u.pathname.length > 1 ? `${u.origin}/${REDACTED}${u.search}` : u.toString()
+      return shown + match.slice(url.length)
+    } catch {
+      return match
+    }
+  })
+
 const hideValues = (record: unknown): Record<string, string> | undefined =>
   record && typeof record === "object"
     ? Object.fromEntries(Object.keys(record).map((k) => [k, REDACTED]))

@@ -4,7 +4,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import type { ResolvedServer } from "./Config.js"
-import { redactUrl } from "./Redact.js"
+import { redactText } from "./Redact.js"
 import { McpRequestError, ServerUnavailable, SessionExpired, TransportFailure } from "./Errors.js"
 import { isAuthError, isSessionExpired, isTerminalTransportError, shouldFallBackToSse } from "./RemoteTransport.js"
 
@@ -14,8 +14,9 @@ export type RequestError = TransportFailure | McpRequestError | SessionExpired
 /** The SDK's code for "the connection closed while the request was pending". */
 const CONNECTION_CLOSED = -32000
 
+/** The cause's text, with any URL in it redacted: SDK and fetch errors quote the URL they failed on. */
 const messageOf = (cause: unknown): string =>
-  cause instanceof Error ? cause.message : typeof cause === "string" ? cause : JSON.stringify(cause)
+  redactText(cause instanceof Error ? cause.message : typeof cause === "string" ? cause : JSON.stringify(cause))
 
 const codeOf = (cause: unknown): string | undefined => {
   const seen = new Set<unknown>()
@@ -50,7 +51,7 @@ export const classifyConnectError = (
   }
   const tail = diagnostics ? `\n--- last output of the server ---\n${diagnostics.trimEnd()}` : ""
   // The URL may carry a token in its query or user info: never print it as is.
-  const where = "url" in server.config ? redactUrl(server.config.url) : server.config.command
+  const where = "url" in server.config ? redactText(server.config.url) : server.config.command
   return {
     fallback: shouldFallBackToSse(cause),
     error: new ServerUnavailable({
