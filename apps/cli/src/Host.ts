@@ -28,6 +28,8 @@ export interface GlobalFlags {
 export interface HostOptions extends GlobalFlags {
   /** `--yes`: approve asks (never denies). */
   readonly yes?: boolean
+  /** Never ask on the terminal, even when there is one (`serve`: stdin is the MCP stream). */
+  readonly noPrompt?: boolean
   /** `--log-level`: server log messages at this level and above go to stderr (default warning). */
   readonly logLevel?: LogLevel
   /** `--auth`: sign in inline when a remote server needs it (implied on a terminal). */
@@ -124,8 +126,8 @@ const ruleWriterLayer = Layer.effect(
 )
 
 /** Can we ask a person? Only with a terminal on both ends, and never in `--json` mode. */
-export const interactive = (flags: GlobalFlags): boolean =>
-  !flags.json && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
+export const interactive = (flags: GlobalFlags & { readonly noPrompt?: boolean | undefined }): boolean =>
+  !flags.json && !flags.noPrompt && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
 
 /** Every core service, built from the flags. Settings are read once, when the layer builds. */
 export const hostLayer = (options: HostOptions) => {

@@ -79,3 +79,53 @@ describe("mcpctl serve", () => {
     }
   })
 })
+
+describe("mcpctl serve --http refuses what is not loopback", () => {
+  it("answers 403 to a foreign Host or Origin (DNS rebinding) and 400 to a request without a session", async () => {
+    const child = spawn(process.execPath, [cliBin, "serve", "--http", "0", "--config", settings], {
+      cwd: repoRoot,
+      env: { ...process.env, MCPCTL_HOME: ws.home },
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = ""
+        child.stderr!.on("data", (d) => {
+          text += d
+          const m = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text)
+          if (m) resolve(m[1]!)
+        })
+        child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${text}`)))
+      })
+      const init = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } }
+      })
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+      const foreignOrigin = await fetch(url, { method: "POST", headers: { ...headers, origin: "http://attacker.example" }, body: init })
+      expect(foreignOrigin.status).toBe(403)
+      const noSession = await fetch(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })
+      })
+      expect(noSession.status).toBe(400)
+      const { request } = await import("node:http")
+      const foreignHost = await new Promise<number>((resolve, reject) => {
+        const u = new URL(url)
+        const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { ...headers, host: "attacker.example" } }, (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        })
+        req.on("error", reject)
+        req.end(init)
+      })
+      expect(foreignHost).toBe(403)
+    } finally {
+      child.kill("SIGINT")
+      await new Promise((resolve) => child.once("exit", resolve))
+    }
+  })
+})

@@ -17,7 +17,8 @@ const http = Options.integer("http").pipe(
 
 export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http }, (flags) =>
   runOnHost(
-    flags,
+    // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
+    { ...flags, noPrompt: true },
     Effect.scoped(Effect.flatMap(
       Effect.promise(() => import("./serveImpl.js")),
       (impl) => Option.match(flags.http, { onNone: () => impl.serveStdio, onSome: impl.serveHttp })
