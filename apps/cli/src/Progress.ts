@@ -3,6 +3,7 @@
  * and CI logs never see carriage returns.
  */
 import { ConnectionPool, type ServerState } from "@mcpctl/core/ConnectionPool"
+import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
 
 const mark: Record<ServerState["status"], string> = {
@@ -39,9 +40,23 @@ export const makeProgress = (total: number, enabled = Boolean(process.stderr.isT
 export const connectWithProgress = (named: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const pool = yield* ConnectionPool
+    yield* checkServerNames(named)
     const wanted = named.length > 0 ? named : pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
     const progress = makeProgress(wanted.length)
     yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
     yield* progress.done
     return wanted
+  })
+
+/** Server names given on the command line must be configured: a typo is a usage error (exit 2). */
+export const checkServerNames = (named: ReadonlyArray<string>) =>
+  Effect.flatMap(ConnectionPool, (pool) => {
+    const unknown = named.filter((n) => !pool.servers.some((s) => s.name === n))
+    return unknown.length === 0 ? Effect.void : Effect.fail(
+      new UsageError({
+        message: `No server named ${unknown.map((n) => `"${n}"`).join(", ")}. Configured: ${
+          pool.servers.map((s) => s.name).join(", ") || "none"
+        }. \`mcpctl servers\` lists them; add one with \`mcpctl add NAME -- COMMAND ARGS…\`.`
+      })
+    )
   })

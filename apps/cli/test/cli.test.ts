@@ -130,6 +130,13 @@ describe("mcpctl against fixture servers", () => {
     const badNumber = await run(["call", "mcp__echo__add", "a=one", "b=2", "--yes", "--config", settings], { home })
     expect(badNumber.code).toBe(2)
     expect(badNumber.stderr).toContain("a=one")
+    const zeroTimeout = await run(["call", "mcp__echo__echo", "text=x", "--timeout", "0", "--config", settings], { home })
+    expect(zeroTimeout.code).toBe(2)
+    for (const args of [["tools", "nosuch"], ["read", "nosuch", "file:///x"], ["prompt", "nosuch", "p"]]) {
+      const typo = await run([...args, "--config", settings], { home })
+      expect(typo.code).toBe(2)
+      expect(typo.stderr).toContain('No server named "nosuch"')
+    }
   })
 
   it("a server that fails to start is reported failed with its stderr; calls on it exit 4", async () => {
@@ -154,8 +161,8 @@ describe("mcpctl against fixture servers", () => {
   it("a disabled server is reported and never started", async () => {
     const settings = echoSettings({ off: { command: "definitely-not-a-command", disabled: true } })
     const r = await run(["servers", "--config", settings, "--json"], { home })
-    const off = JSON.parse(r.stdout).servers.find((s: { name: string }) => s.name === "off")
-    expect(off.status).toBe("disabled")
+    const offs = JSON.parse(r.stdout).servers.filter((s: { name: string }) => s.name === "off")
+    expect(offs.map((s: { status: string }) => s.status)).toEqual(["disabled"])
   })
 })
 

@@ -396,7 +396,7 @@ export function make(options: PoolOptions) {
       readonly onSettled?: ((state: ServerState) => Effect.Effect<void>) | undefined
     }) =>
       Effect.gen(function*() {
-        const wanted = opts?.names ?? config.servers.map((s) => s.name)
+        const wanted = opts?.names ?? config.servers.filter((s) => !s.config.disabled).map((s) => s.name)
         return yield* Effect.forEach(
           wanted,
           (name) =>

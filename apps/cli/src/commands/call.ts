@@ -10,6 +10,7 @@ import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Path from "node:path"
 import { buildArguments } from "../Args.js"
 import * as Flags from "../Flags.js"
@@ -22,6 +23,7 @@ const name = Args.text({ name: "name" }).pipe(Args.withDescription("Tool name, m
 const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
 const argsJson = Options.text("args").pipe(Options.optional, Options.withDescription("Arguments as a JSON object"))
 const timeout = Options.integer("timeout").pipe(
+  Options.withSchema(Schema.Int.pipe(Schema.positive({ message: () => "--timeout must be a positive number of milliseconds" }))),
   Options.optional,
   Options.withDescription("Tool-call timeout in ms (overrides the server's timeout and MCP_TOOL_TIMEOUT)")
 )

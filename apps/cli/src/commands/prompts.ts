@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Path from "node:path"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
-import { connectWithProgress } from "../Progress.js"
+import { checkServerNames, connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, renderContent, table } from "../Render.js"
 
 /** Lists prompts with their declared arguments, so `prompt` can be called without guessing. */
@@ -54,6 +54,7 @@ const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
  */
 export const prompt = Command.make("prompt", { ...Flags.global, ...Flags.adhoc, server, name, pairs }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
+    yield* checkServerNames([flags.server])
     const config = yield* McpConfig
     const args = yield* parsePromptPairs(flags.pairs)
     yield* Effect.ignore(setLogLevel(flags.server, flags.logLevel))

@@ -11,7 +11,7 @@ import * as fs from "node:fs/promises"
 import * as Path from "node:path"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
-import { connectWithProgress } from "../Progress.js"
+import { checkServerNames, connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
 /** Lists what servers offer besides tools; templates too, since their URIs are what `read` needs filled in. */
@@ -71,6 +71,7 @@ const writeError = (file: string) => (e: unknown) =>
  */
 export const read = Command.make("read", { ...Flags.global, ...Flags.adhoc, out: outFile, server, uri }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
+    yield* checkServerNames([flags.server])
     const config = yield* McpConfig
     yield* Effect.ignore(setLogLevel(flags.server, flags.logLevel))
     if (Option.isSome(flags.out)) {
