@@ -165,6 +165,7 @@ export function make(options: PoolOptions) {
     // The live connection per server. Only the connection found here may drop the RcMap entry of
     // its name: a replaced connection closing late must not take its successor down.
     const current = new Map<string, Connection>()
+    const closedEarly = new WeakSet<Client>()
     // Consecutive terminal transport errors per client (Resilience.afterRequest).
     const failures = new WeakMap<Client, number>()
     const fork = Runtime.runFork(runtime)
@@ -187,6 +188,8 @@ export function make(options: PoolOptions) {
           const opened = yield* transport.open(server, kind).pipe(Scope.extend(scope))
           const client = new Client(clientInfo, options.capabilities ?? { capabilities: {} })
           options.configureClient?.(client, server)
+          // Until the connection is registered, a close is only remembered (see `lookup`).
+          client.onclose = () => void closedEarly.add(client)
           yield* Scope.addFinalizer(scope, Effect.promise(() => client.close().catch(() => undefined)))
           yield* Effect.tryPromise({
             try: () => client.connect(opened.transport, { timeout: config.limits.connectTimeoutMs }),
@@ -289,6 +292,8 @@ export function make(options: PoolOptions) {
           connection.cache.clear()
           fork(drop(connection))
         }
+        // Closed between the handshake and now: the handler above came too late to see it.
+        if (closedEarly.has(client)) client.onclose()
         // However the entry ends (idle timeout, invalidation, pool shutdown), the connection is
         // forgotten with it.
         yield* Effect.addFinalizer(() => forget(connection))

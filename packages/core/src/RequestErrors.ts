@@ -113,7 +113,10 @@ export const classifyRequestFailure = (
       error: new McpRequestError({ server, method, code: cause.code, message: `${server}: ${cause.message}` })
     }
   }
-  const closed = cause instanceof McpError && cause.code === CONNECTION_CLOSED
+  const closedByPeer = cause instanceof McpError && cause.code === CONNECTION_CLOSED
+  // "Not connected" / "cannot send": the connection is gone just as surely as on a close.
+  const notSent = wasNotSent(cause)
+  const closed = closedByPeer || notSent
   const terminal = isTerminalTransportError(cause)
   const code = codeOf(cause)
   if (closed || terminal || code !== undefined) {

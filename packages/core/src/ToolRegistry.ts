@@ -264,9 +264,12 @@ const make = Effect.gen(function*() {
     const timeoutMs = timeoutFor(tool, options)
     // Cancelling tells the server (notifications/cancelled): on our timeout, or the caller's signal.
     const controller = timeoutMs === undefined ? undefined : new AbortController()
-    const signal = controller && options?.signal
-      ? AbortSignal.any([controller.signal, options.signal])
-      : controller?.signal ?? options?.signal
+    // A caller's signal is never handed to the SDK itself: the SDK adds a listener per request
+    // and never removes it, so a long-lived signal would collect one per call. A signal derived
+    // per call is dropped with the call.
+    const signal = options?.signal
+      ? AbortSignal.any(controller ? [controller.signal, options.signal] : [options.signal])
+      : controller?.signal
     const request = pool.run(tool.server, "tools/call", (connection, signal) =>
       connection.client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, {
         signal,
