@@ -150,7 +150,7 @@ const alternate = async (label, sides, { runs, warmup = 0 }, measure) => {
 // Setup: the CLI bundle, the library entry bundle, settings files, the HTTP server
 
 const setup = async () => {
-  if (!existsSync(join(root, "apps/cli/bin/mcpctl.js")) || argv.includes("--build")) {
+  if (!existsSync(join(root, "apps/cli/bin/mcpctl.cjs")) || argv.includes("--build")) {
     log("building the CLI (npm run build)")
     const r = spawnSync(node, [join(root, "apps/cli/build.mjs")], { cwd: root, stdio: "inherit" })
     if (r.status !== 0) throw new Error("CLI build failed")

@@ -42,6 +42,11 @@ export const workspace = () => {
 
 const writeDir = (d: string) => mkdirSync(d, { recursive: true })
 
+/** The test process's environment without the knobs of CLI.md, so a developer's settings cannot change results. */
+const hostEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^(MCP_|MAX_MCP_|MCPCTL_)/.test(k))
+)
+
 /** Runs `mcpctl ARGS…` to completion. */
 export const run = (
   args: ReadonlyArray<string>,
@@ -50,7 +55,7 @@ export const run = (
   new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [cliBin, ...args], {
       cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, MCPCTL_HOME: options.home, ...options.env },
+      env: { ...hostEnv, MCPCTL_HOME: options.home, ...options.env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""
