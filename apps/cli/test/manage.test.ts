@@ -53,6 +53,19 @@ describe("add / get / remove", () => {
     expect(text).toContain('"second"')
   })
 
+  it("add and remove work while another entry is broken (an unset variable)", async () => {
+    const project = join(ws.dir, "broken-project")
+    mkdirSync(join(project, ".mcpctl"), { recursive: true })
+    writeFileSync(join(project, ".mcpctl/settings.local.json"), JSON.stringify({
+      mcpServers: { broken: { command: "node", args: ["${MCPCTL_TEST_SURELY_UNSET}"] } }
+    }))
+    const opts = { home: ws.home, cwd: project }
+    expect((await run(["servers"], opts)).code).toBe(2)
+    expect((await run(["add", "other", "--", "node", "x.js"], opts)).code).toBe(0)
+    expect((await run(["remove", "broken"], opts)).code).toBe(0)
+    expect((await run(["get", "other"], opts)).code).toBe(0)
+  })
+
   it("remove deletes the entry and says where; an unknown name is exit 2", async () => {
     const opts = { home: ws.home, cwd: ws.project }
     const removed = await run(["remove", "api"], opts)

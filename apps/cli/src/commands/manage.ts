@@ -5,13 +5,14 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { McpConfig, removeServerEntry, scopeFile, writeServerEntry } from "@mcpctl/core/Config"
-import { UsageError } from "@mcpctl/core/Errors"
+import { McpConfig, removeServerEntry, resolveHome, scopeFile, writeServerEntry } from "@mcpctl/core/Config"
+import { type McpctlError, UsageError } from "@mcpctl/core/Errors"
 import { redactServerConfig } from "@mcpctl/core/Redact"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Path from "node:path"
 import * as Flags from "../Flags.js"
-import { runOnHost } from "../Host.js"
+import { report, runOnHost } from "../Host.js"
 import { json, out } from "../Render.js"
 
 const scope = Options.choice("scope", ["local", "project", "user"]).pipe(
@@ -67,12 +68,25 @@ export const entryFor = (
   })
 }
 
+/**
+ * The project and home directories without reading any settings: `add` and `remove` must work
+ * even when some other entry is broken (that is often why the user runs them).
+ */
+const scopePaths = (cwd: Option.Option<string>) => ({
+  projectDir: Path.resolve(Option.getOrElse(cwd, () => process.cwd())),
+  home: resolveHome(process.env)
+})
+
+/** Runs a settings edit; a failure is reported like any command's. */
+const editSettings = <A, E extends McpctlError>(program: Effect.Effect<A, E>) =>
+  program.pipe(Effect.tapError((error) => Effect.sync(() => report({ json: false }, error))))
+
 export const add = Command.make(
   "add",
   { cwd: Flags.cwd, scope, transport, env: envPairs, header: headerPairs, name: serverName, target },
   (flags) =>
-    runOnHost({ json: false, config: [], cwd: flags.cwd }, Effect.gen(function*() {
-      const config = yield* McpConfig
+    editSettings(Effect.gen(function*() {
+      const config = scopePaths(flags.cwd)
       const env = yield* split(flags.env, "=", "--env")
       const headers = yield* split(flags.header, ":", "--header")
       const entry = yield* entryFor(flags.target, Option.getOrUndefined(flags.transport), env, headers)
@@ -82,14 +96,13 @@ export const add = Command.make(
     }))
 ).pipe(Command.withDescription("Write a server into a settings scope: add NAME -- COMMAND ARGS…  or  add NAME URL"))
 
-/** Where a server is defined: every scope file that names it, highest precedence last. */
-const definedIn = (config: McpConfig["Type"], name: string) =>
-  (["user", "project", "local"] as const).map((s) => ({ scope: s, file: scopeFile(s, config.projectDir, config.home) }))
+/** Where a server may be defined: the scope files, lowest precedence first. */
+const scopeFiles = (paths: ReturnType<typeof scopePaths>) =>
+  (["user", "project", "local"] as const).map((s) => ({ scope: s, file: scopeFile(s, paths.projectDir, paths.home) }))
 
 export const remove = Command.make("remove", { cwd: Flags.cwd, scope, name: serverName }, (flags) =>
-  runOnHost({ json: false, config: [], cwd: flags.cwd }, Effect.gen(function*() {
-    const config = yield* McpConfig
-    const candidates = definedIn(config, flags.name).filter((c) => Option.isNone(flags.scope) || c.scope === flags.scope.value)
+  editSettings(Effect.gen(function*() {
+    const candidates = scopeFiles(scopePaths(flags.cwd)).filter((c) => Option.isNone(flags.scope) || c.scope === flags.scope.value)
     const removed: Array<string> = []
     for (const c of candidates) {
       if (yield* removeServerEntry(c.file, flags.name)) removed.push(c.file)
