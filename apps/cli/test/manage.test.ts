@@ -41,6 +41,16 @@ describe("add / get / remove", () => {
     expect(JSON.parse(shown.stdout)).toMatchObject({ name: "api", scope: "project", transport: "auto" })
   })
 
+  it("get shows ${VAR} references, never the values they expand to", async () => {
+    const file = ws.settings("vars.json", {
+      mcpServers: { tok: { command: "node", args: ["srv.js", "--token", "${MCPCTL_TEST_SECRET}"] } }
+    })
+    const shown = await run(["get", "tok", "--config", file], { home: ws.home, env: { MCPCTL_TEST_SECRET: "hunter2" } })
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain("${MCPCTL_TEST_SECRET}")
+    expect(shown.stdout).not.toContain("hunter2")
+  })
+
   it("add keeps comments in an existing settings file", async () => {
     const project = join(ws.dir, "commented")
     mkdirSync(project)

@@ -99,6 +99,8 @@ export interface ResolvedServer {
   readonly transport: TransportKind
   /** The entry with every `${VAR}` expanded. */
   readonly config: ServerConfig
+  /** The entry as written, `${VAR}`s unexpanded: what `get` shows, so values from variables stay secret. */
+  readonly rawConfig?: ServerConfig | undefined
 }
 
 /** Permission rules of every scope, combined; each rule remembers its file for messages. */

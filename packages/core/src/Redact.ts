@@ -44,7 +44,8 @@ const hideValues = (record: unknown): Record<string, string> | undefined =>
 
 /** A server entry fit to print: env and header values, URL secrets and the OAuth client secret hidden. */
 export const redactServerConfig = (server: ResolvedServer): Record<string, unknown> => {
-  const c = server.config as Record<string, unknown>
+  // As written: a value that came from `${VAR}` shows as `${VAR}`, not as the secret.
+  const c = (server.rawConfig ?? server.config) as Record<string, unknown>
   const oauth = c.oauth as Record<string, unknown> | undefined
   return {
     ...c,

@@ -265,7 +265,7 @@ export function resolveServers(
     if (Either.isLeft(expanded)) warnings.push(`${expanded.left.message} (ignored: the server is disabled)`)
     let config = Either.getOrElse(expanded, () => s.config)
     if ("command" in config && config.cwd !== undefined) config = { ...config, cwd: Path.resolve(projectDir, config.cwd) }
-    out.push({ ...s, config, transport: transportOf(config) })
+    out.push({ ...s, config, rawConfig: s.config, transport: transportOf(config) })
   }
   return Either.right({ servers: out, warnings })
 }
