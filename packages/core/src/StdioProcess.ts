@@ -117,6 +117,10 @@ export interface StdioOptions {
   readonly onDiagnostic?: (line: string) => void
 }
 
+/** The command line as written in the settings, so messages show `${TOKEN}`, not its value. */
+const shownConfig = (server: ResolvedServer, config: StdioServerConfig): StdioServerConfig =>
+  server.rawConfig && "command" in server.rawConfig ? server.rawConfig : config
+
 const describeCommand = (config: StdioServerConfig): string =>
   [config.command, ...(config.args ?? [])].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")
 
@@ -382,7 +386,7 @@ const spawnFailure = (server: ResolvedServer, config: StdioServerConfig, error: 
       `Cannot start MCP server "${server.name}": command "${config.command}" is not executable (permission denied). ` +
       `Make it executable (chmod +x) or run it through its interpreter in ${where}.`
   } else {
-    message = `Cannot start MCP server "${server.name}" (${describeCommand(config)}): ${error.message}`
+    message = `Cannot start MCP server "${server.name}" (${describeCommand(shownConfig(server, config))}): ${error.message}`
   }
   return new ServerUnavailable({ message, server: server.name, status: "failed" })
 }
@@ -423,7 +427,7 @@ export const openStdio = (
       }
       const onSpawn = () => {
         child.off("error", onError)
-        resume(Effect.succeed(new StdioChildTransport(child, server.name, describeCommand(config), options?.onDiagnostic)))
+        resume(Effect.succeed(new StdioChildTransport(child, server.name, describeCommand(shownConfig(server, config)), options?.onDiagnostic)))
       }
       child.once("error", onError)
       child.once("spawn", onSpawn)
