@@ -100,6 +100,20 @@ describe("mcpctl against fixture servers", () => {
     expect(JSON.parse(out).content[0].text.length).toBe(90_000)
   })
 
+  it("a server's own maxOutputTokens setting overrides MAX_MCP_OUTPUT_TOKENS", async () => {
+    const settings = ws.settings("budget.json", {
+      mcpServers: { echo: { command: "node", args: [fixtures.echoServer], maxOutputTokens: 100 } },
+      permissions: { allow: ["mcp__echo__big"] }
+    })
+    const r = await run(["call", "mcp__echo__big", "chars=5000", "--json", "--config", settings], {
+      home,
+      env: { MAX_MCP_OUTPUT_TOKENS: "50000" }
+    })
+    const doc = JSON.parse(r.stdout)
+    expect(doc.truncated).toBe(true)
+    expect(doc.content[0].text.length).toBeLessThanOrEqual(400)
+  })
+
   it("a tool that returns isError exits 1", async () => {
     const r = await run(["call", "mcp__echo__fail", "--config", echoSettings(), "--json"], { home })
     expect(r.code).toBe(1)

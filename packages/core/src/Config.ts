@@ -59,6 +59,8 @@ export const StdioServerConfig = Schema.Struct({
   env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
   cwd: Schema.optional(Schema.String),
   timeout: Schema.optional(Schema.Number),
+  /** Output budget of this server's calls, in tokens; overrides `MAX_MCP_OUTPUT_TOKENS`. */
+  maxOutputTokens: Schema.optional(Schema.Number),
   disabled: Schema.optional(Schema.Boolean)
 })
 export type StdioServerConfig = typeof StdioServerConfig.Type
@@ -69,6 +71,8 @@ export const RemoteServerConfig = Schema.Struct({
   url: Schema.String,
   headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
   timeout: Schema.optional(Schema.Number),
+  /** Output budget of this server's calls, in tokens; overrides `MAX_MCP_OUTPUT_TOKENS`. */
+  maxOutputTokens: Schema.optional(Schema.Number),
   disabled: Schema.optional(Schema.Boolean),
   oauth: Schema.optional(OAuthOptions)
 })
@@ -208,3 +212,7 @@ export interface StaticOptions {
   readonly home?: string
   readonly projectDir?: string
 }
+
+/** The output budget (tokens) of one call to a server: its own `maxOutputTokens`, else the global limit. */
+export const outputTokensFor = (config: Context.Tag.Service<McpConfig>, server: string): number =>
+  config.servers.find((s) => s.name === server)?.config.maxOutputTokens ?? config.limits.maxOutputTokens

@@ -19,7 +19,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Runtime from "effect/Runtime"
-import { McpConfig } from "./Config.js"
+import { McpConfig, outputTokensFor } from "./Config.js"
 import { ConnectionPool } from "./ConnectionPool.js"
 import { budgetChars, shapeCallResult } from "./Content.js"
 import { parseToolName } from "./Naming.js"
@@ -82,8 +82,8 @@ export const makeGateway = Effect.gen(function*() {
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     run(
       registry.call(request.params.name, request.params.arguments ?? {}).pipe(
-        Effect.map(({ result }): CallToolResult => {
-          const shaped = shapeCallResult(result as never, budgetChars(config.limits.maxOutputTokens))
+        Effect.map(({ result, tool }): CallToolResult => {
+          const shaped = shapeCallResult(result as never, budgetChars(outputTokensFor(config, tool.server)))
           return {
             ...result,
             content: shaped.content as CallToolResult["content"],

@@ -2,7 +2,7 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { McpConfig } from "@mcpctl/core/Config"
+import { McpConfig, outputTokensFor } from "@mcpctl/core/Config"
 import { budgetChars, persistCallContent, shapeCallResult } from "@mcpctl/core/Content"
 import { setLogLevel } from "@mcpctl/core/Resources"
 import { openInBrowser } from "@mcpctl/core/Auth"
@@ -114,7 +114,7 @@ export const call = Command.make(
       )
       const shaped = shapeCallResult(
         { content: persisted.content, structuredContent: result.structuredContent },
-        budgetChars(config.limits.maxOutputTokens)
+        budgetChars(outputTokensFor(config, tool.server))
       )
       const isError = result.isError === true
       if (isError) yield* setExitCode(1)
