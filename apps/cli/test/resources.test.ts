@@ -115,10 +115,10 @@ describe("mcpctl resources / read", () => {
     expect(Buffer.compare(readFileSync(file), BYTES)).toBe(0)
   })
 
-  it("read of an unknown server is exit 4 with a JSON error document", async () => {
+  it("read of an unknown server is a usage error (exit 2) with a JSON error document", async () => {
     const r = await mcpctl("read", "nope", "test://x", "--json")
-    expect(r.code).toBe(4)
-    expect(JSON.parse(r.stdout).error).toMatchObject({ type: "ServerUnavailable", server: "nope" })
+    expect(r.code).toBe(2)
+    expect(JSON.parse(r.stdout).error).toMatchObject({ type: "UsageError", exitCode: 2, message: expect.stringContaining(`"nope"`) })
   })
 })
 
