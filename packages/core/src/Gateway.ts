@@ -17,7 +17,9 @@ import {
   ReadResourceRequestSchema,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import { McpConfig, outputTokensFor } from "./Config.js"
 import { ConnectionPool } from "./ConnectionPool.js"
@@ -65,7 +67,14 @@ export const makeGateway = Effect.gen(function*() {
   const permission = yield* Permission
   const config = yield* McpConfig
   const pool = yield* ConnectionPool
-  const run = Runtime.runPromise(yield* Effect.runtime<ConnectionPool>())
+  const runExit = Runtime.runPromiseExit(yield* Effect.runtime<ConnectionPool>())
+  // Runs a handler's effect; its failure is thrown as itself (an McpError keeps its code), and
+  // the client cancelling the request (or going away) interrupts it.
+  const run = <A, E>(effect: Effect.Effect<A, E, ConnectionPool>, signal?: AbortSignal): Promise<A> =>
+    runExit(effect, { signal }).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      throw Cause.squash(exit.cause)
+    })
   const server = new Server(gatewayInfo, {
     capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
     instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
@@ -79,9 +88,10 @@ export const makeGateway = Effect.gen(function*() {
       tools: tools.filter((t) => permission.decide(t.name).behavior !== "deny").map(toListedTool)
     }))))
 
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     run(
-      registry.call(request.params.name, request.params.arguments ?? {}).pipe(
+      // The client's cancellation reaches the server that runs the tool, too.
+      registry.call(request.params.name, request.params.arguments ?? {}, { signal: extra.signal }).pipe(
         Effect.map(({ result, tool }): CallToolResult => {
           const shaped = shapeCallResult(result as never, budgetChars(outputTokensFor(config, tool.server)))
           return {
@@ -91,7 +101,8 @@ export const makeGateway = Effect.gen(function*() {
           }
         }),
         Effect.catchAll((error) => Effect.succeed(errorResult(error.message)))
-      )
+      ),
+      extra.signal
     ))
 
   server.setRequestHandler(ListResourcesRequestSchema, () =>

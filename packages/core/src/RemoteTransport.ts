@@ -59,54 +59,6 @@ export class RequestTimeoutError extends Error {
 const requestUrl = (input: string | URL | Request): string =>
   typeof input === "string" ? input : input instanceof URL ? input.href : input.url
 
-/**
- * Wraps the body so `done` runs once it is fully read, fails or is cancelled; that is when the
- * forwarding listener on the caller's signal can go. Headers, status and url are kept.
- */
-const withBodyEnd = (response: Response, done: () => void): Response => {
-  const body = response.body
-  if (body === null) {
-    done()
-    return response
-  }
-  const reader = body.getReader()
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done: finished, value } = await reader.read()
-        if (finished) {
-          done()
-          controller.close()
-        } else {
-          controller.enqueue(value)
-        }
-      } catch (error) {
-        done()
-        controller.error(error)
-      }
-    },
-    cancel(reason) {
-      done()
-      return reader.cancel(reason)
-    }
-  })
-  let wrapped: Response
-  try {
-    wrapped = new Response(stream, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers
-    })
-  } catch {
-    // A status `Response` refuses to construct with a body: give the original back, body unread.
-    reader.releaseLock()
-    return response
-  }
-  for (const key of ["url", "redirected", "type"] as const) {
-    Object.defineProperty(wrapped, key, { value: response[key] })
-  }
-  return wrapped
-}
 
 /**
  * A `fetch` whose every request gets its own AbortController and an unref'd `setTimeout`, cleared
@@ -123,29 +75,16 @@ export const fetchWithTimeout =
     const url = requestUrl(input)
     const timer = setTimeout(() => controller.abort(new RequestTimeoutError(url, timeoutMs)), timeoutMs)
     timer.unref?.()
+    // The transport's own signal lives as long as the connection: `AbortSignal.any` follows it
+    // without adding a listener per request (its dependants are weakly held), so neither the
+    // signal nor the response needs unhooking afterwards.
     const outer = init?.signal ?? undefined
-    const forward = () => controller.abort(outer?.reason)
-    let detached = false
-    const detach = () => {
-      if (!detached) {
-        detached = true
-        outer?.removeEventListener("abort", forward)
-      }
-    }
-    if (outer) {
-      if (outer.aborted) controller.abort(outer.reason)
-      else outer.addEventListener("abort", forward, { once: true })
-    }
-    let response: Response
+    const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal
     try {
-      response = await baseFetch(input, { ...init, signal: controller.signal })
-    } catch (error) {
-      detach()
-      throw error
+      return await baseFetch(input, { ...init, signal })
     } finally {
       clearTimeout(timer)
     }
-    return outer ? withBodyEnd(response, detach) : response
   }
 
 // ---------------------------------------------------------------------------------------------
