@@ -5,14 +5,13 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/fixtures"
-import { spawn } from "node:child_process"
+import { run } from "./support.js"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
-const cli = join(root, "apps/cli/bin/mcpctl.mjs")
 const everythingDist = join(root, "node_modules/@modelcontextprotocol/server-everything/dist")
 
 const dir = mkdtempSync(join(tmpdir(), "mcpctl-call-out-"))
@@ -36,20 +35,9 @@ writeFileSync(
 const BUDGET_CHARS = 25_000 * 4
 const MB = 1_000_000
 
-const mcpctl = (...args: Array<string>): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((done, fail) => {
-    const child = spawn(process.execPath, [cli, ...args, "--config", settings], {
-      cwd: dir,
-      env: { ...process.env, MCPCTL_HOME: home, MAX_MCP_OUTPUT_TOKENS: "" },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d) => (stdout += d))
-    child.stderr.on("data", (d) => (stderr += d))
-    child.on("error", fail)
-    child.on("close", (code) => done({ code, stdout, stderr }))
-  })
+/** The built CLI on this file's settings, home and directory (see support.ts). */
+const mcpctl = (...args: Array<string>) =>
+  run([...args, "--config", settings], { home, cwd: dir })
 
 describe("mcpctl call output", () => {
   it("1 MB of text is cut under the budget with truncated: true and a marker", async () => {

@@ -4,7 +4,8 @@
  * one log message per level).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
+import { run } from "./support.js"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -35,26 +36,10 @@ writeFileSync(
   })
 )
 
-interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
 
-const mcpctl = (...args: Array<string>): Promise<Run> =>
-  new Promise((done, fail) => {
-    const child = spawn(process.execPath, [cli, ...args, "--config", settings], {
-      cwd: dir,
-      env: { ...process.env, MCPCTL_HOME: home },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d) => (stdout += d))
-    child.stderr.on("data", (d) => (stderr += d))
-    child.on("error", fail)
-    child.on("close", (code) => done({ code, stdout, stderr }))
-  })
+/** The built CLI on this file's settings, home and directory (see support.ts). */
+const mcpctl = (...args: Array<string>) =>
+  run([...args, "--config", settings], { home, cwd: dir })
 
 describe("mcpctl resources / read", () => {
   it("resources --json lists resources and templates of every server", async () => {

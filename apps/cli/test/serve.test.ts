@@ -13,6 +13,25 @@ const settings = ws.settings("serve.json", {
   permissions: { allow: ["mcp__echo__echo"], deny: ["mcp__echo__destructive_thing"] }
 })
 
+/** `mcpctl serve --http 0`, and the URL it announces on stderr once it listens. */
+const serveHttp = () => {
+  const child = spawn(process.execPath, [cliBin, "serve", "--http", "0", "--config", settings], {
+    cwd: repoRoot,
+    env: { ...process.env, MCPCTL_HOME: ws.home },
+    stdio: ["ignore", "ignore", "pipe"]
+  })
+  const url = new Promise<string>((resolve, reject) => {
+    let text = ""
+    child.stderr!.on("data", (d) => {
+      text += d
+      const m = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text)
+      if (m) resolve(m[1]!)
+    })
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${text}`)))
+  })
+  return { child, url }
+}
+
 const exercise = async (client: Client) => {
   const { tools } = await client.listTools()
   const names = tools.map((t) => t.name)
@@ -54,21 +73,9 @@ describe("mcpctl serve", () => {
   })
 
   it("serves Streamable HTTP on 127.0.0.1", async () => {
-    const child = spawn(process.execPath, [cliBin, "serve", "--http", "0", "--config", settings], {
-      cwd: repoRoot,
-      env: { ...process.env, MCPCTL_HOME: ws.home },
-      stdio: ["ignore", "ignore", "pipe"]
-    })
+    const { child, url: ready } = serveHttp()
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let text = ""
-        child.stderr!.on("data", (d) => {
-          text += d
-          const m = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text)
-          if (m) resolve(m[1]!)
-        })
-        child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${text}`)))
-      })
+      const url = await ready
       const client = new Client({ name: "test", version: "1" })
       await client.connect(new StreamableHTTPClientTransport(new URL(url)))
       await exercise(client)
@@ -82,21 +89,9 @@ describe("mcpctl serve", () => {
 
 describe("mcpctl serve --http refuses what is not loopback", () => {
   it("answers 403 to a foreign Host or Origin (DNS rebinding) and 400 to a request without a session", async () => {
-    const child = spawn(process.execPath, [cliBin, "serve", "--http", "0", "--config", settings], {
-      cwd: repoRoot,
-      env: { ...process.env, MCPCTL_HOME: ws.home },
-      stdio: ["ignore", "ignore", "pipe"]
-    })
+    const { child, url: ready } = serveHttp()
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let text = ""
-        child.stderr!.on("data", (d) => {
-          text += d
-          const m = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text)
-          if (m) resolve(m[1]!)
-        })
-        child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${text}`)))
-      })
+      const url = await ready
       const init = JSON.stringify({
         jsonrpc: "2.0",
         id: 1,
