@@ -308,7 +308,9 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
         case "once":
           return
         case "always":
-          yield* writer.allowAlways(request.tool)
+          // Under an explicit ask rule an allow rule could never win (ask beats allow), so it is
+          // not written: the approval lasts for this session only.
+          if (rule === undefined) yield* writer.allowAlways(request.tool)
           approved.add(request.tool)
           return
         case "no":

@@ -184,6 +184,18 @@ describe("Permission", () => {
     }).pipe(Effect.provide(permissionWith({}, p.layer, w.layer)))
   })
 
+  it.effect("always under an explicit ask rule approves for the session without writing a rule that could not win", () => {
+    const p = scripted(["always"])
+    const w = recordingWriter()
+    return Effect.gen(function*() {
+      const permission = yield* Permission
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      yield* permission.authorize(request("mcp__fs__write_file"))
+      expect(p.asked).toEqual(["mcp__fs__write_file"])
+      expect(w.written).toEqual([])
+    }).pipe(Effect.provide(permissionWith({ ask: ["mcp__fs__write_*"] }, p.layer, w.layer)))
+  })
+
   it.effect("always only covers the tool approved, not its siblings", () => {
     const p = scripted(["always", "no"])
     return Effect.gen(function*() {
