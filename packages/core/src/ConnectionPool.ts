@@ -192,7 +192,9 @@ export function make(options: PoolOptions) {
           client.onclose = () => void closedEarly.add(client)
           yield* Scope.addFinalizer(scope, Effect.promise(() => client.close().catch(() => undefined)))
           yield* Effect.tryPromise({
-            try: () => client.connect(opened.transport, { timeout: config.limits.connectTimeoutMs }),
+            // Our own timeout (below, in `lookup`) owns MCP_TIMEOUT and its message; the SDK's
+            // request timer only backs it up.
+            try: () => client.connect(opened.transport, { timeout: config.limits.connectTimeoutMs + 1_000 }),
             catch: (cause) => ({ cause, diagnostics: opened.diagnostics() })
           })
           // Any message from the server proves the transport works: the error count restarts.
