@@ -323,8 +323,12 @@ export function make(options: PoolOptions) {
     }
 
     const ttl = options.idleTimeToLive
+    // The error of the latest failed connect per server. Every fiber that waited on that connect
+    // gets the very same error object; only the first one to see it still current drops the
+    // failed entry, so a late waiter cannot drop a fresh entry another fiber just made.
+    const failedWith = new Map<string, ServerUnavailable>()
     const connections = yield* RcMap.make({
-      lookup,
+      lookup: (name: string) => lookup(name).pipe(Effect.tapError((error) => Effect.sync(() => failedWith.set(name, error)))),
       idleTimeToLive: ttl === undefined ? Duration.infinity : ttl
     })
 
@@ -351,7 +355,11 @@ export function make(options: PoolOptions) {
 
     // A failed connect is not remembered: the next use tries again.
     const acquire = (name: string) =>
-      RcMap.get(connections, name).pipe(Effect.tapError(() => RcMap.invalidate(connections, name)))
+      RcMap.get(connections, name).pipe(Effect.tapError((error) => {
+        if (failedWith.get(name) !== error) return Effect.void
+        failedWith.delete(name)
+        return RcMap.invalidate(connections, name)
+      }))
 
     const settle = (connection: Connection, outcome: Outcome) =>
       Effect.gen(function*() {

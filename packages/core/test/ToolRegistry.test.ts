@@ -2,6 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { InMemory } from "@mcpctl/testing"
 import { defaultLimits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { ServerUnavailable } from "@mcpctl/core/Errors"
+import { Transport } from "@mcpctl/core/Transport"
 import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { mergeToolPools, toMcpTool, ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
@@ -198,5 +200,35 @@ describe("ToolRegistry over in-memory servers", () => {
         }
       }))
     )
+  })
+})
+
+describe("a failed connect is not remembered", () => {
+  it.scoped("the next use connects again, also when several fibers waited on the failure", () => {
+    let opens = 0
+    const healthy = InMemory.layer({ flaky: InMemory.scriptedServer(echoTools) })
+    const flakyTransport = Layer.effect(
+      Transport,
+      Effect.map(Transport, (inner) => ({
+        open: (server: ResolvedServer, kind: Parameters<typeof inner.open>[1]) =>
+          ++opens === 1
+            ? Effect.fail(new ServerUnavailable({ server: server.name, status: "failed", message: "first start fails" }))
+            : inner.open(server, kind)
+      }))
+    ).pipe(Layer.provide(healthy))
+    const config = configLayer([stdio("flaky")])
+    return Effect.gen(function*() {
+      const pool = yield* ConnectionPool
+      const failures = yield* Effect.all([pool.get("flaky"), pool.get("flaky"), pool.get("flaky")].map(Effect.flip), {
+        concurrency: "unbounded"
+      })
+      expect(failures.map((e) => e.message)).toEqual(Array(3).fill(expect.stringContaining("first start fails")))
+      const connection = yield* pool.get("flaky")
+      expect(connection.server.name).toBe("flaky")
+      expect(opens).toBe(2)
+      // The fresh connection stays: using it again opens nothing new.
+      yield* pool.get("flaky")
+      expect(opens).toBe(2)
+    }).pipe(Effect.provide(ConnectionPool.layer.pipe(Layer.provide(flakyTransport), Layer.provide(config))))
   })
 })
