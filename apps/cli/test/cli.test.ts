@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Everything } from "@mcpctl/testing"
 import * as fixtures from "@mcpctl/testing/fixtures"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { join } from "node:path"
-import { cliBin, everything, isAlive, repoRoot, run, workspace } from "./support.js"
+import { cliBin, isAlive, repoRoot, run, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -219,26 +219,9 @@ describe("Streamable HTTP against server-everything on 127.0.0.1", () => {
   let port = 0
 
   beforeAll(async () => {
-    port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, "127.0.0.1", () => {
-        const p = (probe.address() as { port: number }).port
-        probe.close(() => resolve(p))
-      })
-    })
-    server = spawn(process.execPath, [everything, "streamableHttp"], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    await new Promise<void>((resolve, reject) => {
-      const onData = (d: Buffer) => d.toString().includes("listening on port") && resolve()
-      server.stderr!.on("data", onData)
-      server.stdout!.on("data", onData)
-      server.on("exit", (code) => reject(new Error(`server-everything exited ${code}`)))
-    })
+    ;({ child: server, port } = await Everything.startEverything("streamableHttp"))
   })
-  afterAll(() => {
-    server?.kill("SIGKILL")
-  })
+  afterAll(() => Everything.stopServer(server))
 
   it("lists and calls tools over http, and auto-detects a url without type", async () => {
     for (const entry of [{ type: "http", url: `http://127.0.0.1:${port}/mcp` }, { url: `http://127.0.0.1:${port}/mcp` }]) {

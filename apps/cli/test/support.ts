@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url"
 
 export const repoRoot = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
 export const cliBin = join(repoRoot, "apps/cli/bin/mcpctl.mjs")
-export const everything = join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 
 export interface RunResult {
   readonly code: number | null

@@ -4,6 +4,7 @@
  * old session is gone, so the next request is answered only after re-initializing).
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Everything } from "@mcpctl/testing"
 import { echoServer } from "@mcpctl/testing/fixtures"
 import { defaultLimits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
@@ -14,18 +15,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
-import { type ChildProcess, spawn } from "node:child_process"
-import { once } from "node:events"
 import { mkdtempSync } from "node:fs"
-import type { AddressInfo } from "node:net"
-import * as net from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 
-const EVERYTHING = fileURLToPath(
-  new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
-)
 
 const server = (name: string, transport: ResolvedServer["transport"], config: ServerConfig): ResolvedServer => ({
   name,
@@ -55,41 +48,10 @@ const hostLayer = (servers: ReadonlyArray<ResolvedServer>) => {
 const textOf = (result: { content: ReadonlyArray<unknown> }) =>
   (result.content[0] as { type: string; text: string }).text
 
-const freePort = async (): Promise<number> => {
-  const s = net.createServer()
-  s.listen(0, "127.0.0.1")
-  await once(s, "listening")
-  const { port } = s.address() as AddressInfo
-  s.close()
-  await once(s, "close")
-  return port
-}
+/** server-everything over Streamable HTTP on `port` (a restart keeps the port). */
+const startOn = async (port: number) => (await Everything.startEverything("streamableHttp", port)).child
+const { freePort, stopServer: kill } = Everything
 
-/** server-everything over Streamable HTTP on `port`, resolved once it listens. */
-const startEverything = async (port: number): Promise<ChildProcess> => {
-  const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  await new Promise<void>((resolve, reject) => {
-    let output = ""
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (/listening on port/.test(output)) resolve()
-    }
-    child.stdout!.on("data", onData)
-    child.stderr!.on("data", onData)
-    child.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${output}`)))
-  })
-  return child
-}
-
-const kill = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = once(child, "exit")
-  child.kill("SIGKILL")
-  await exited
-}
 
 describe("ConnectionPool with real servers", () => {
   it.scoped("restarts a killed stdio server for the next call", () =>
@@ -120,7 +82,7 @@ describe("ConnectionPool with real servers", () => {
   it.scoped("re-initializes after a Streamable HTTP server restarted (old session gone)", () =>
     Effect.gen(function*() {
       const port = yield* Effect.promise(freePort)
-      let child = yield* Effect.promise(() => startEverything(port))
+      let child = yield* Effect.promise(() => startOn(port))
       yield* Effect.addFinalizer(() => Effect.promise(() => kill(child)))
       const url = `http://127.0.0.1:${port}/mcp`
       return yield* Effect.gen(function*() {
@@ -131,7 +93,7 @@ describe("ConnectionPool with real servers", () => {
         const before = yield* pool.get("everything")
 
         yield* Effect.promise(() => kill(child))
-        child = yield* Effect.promise(() => startEverything(port))
+        child = yield* Effect.promise(() => startOn(port))
 
         const second = yield* registry.call("mcp__everything__echo", { message: "two" })
         expect(textOf(second.result)).toContain("two")

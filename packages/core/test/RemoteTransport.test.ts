@@ -1,3 +1,4 @@
+import { Everything } from "@mcpctl/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -12,13 +13,11 @@ import {
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { once, getEventListeners } from "node:events"
 import { existsSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import * as net from "node:net"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll } from "vitest"
 import { WebSocketServer, type WebSocket } from "ws"
 import type { RemoteServerConfig, ResolvedServer } from "../src/Config.js"
@@ -39,64 +38,8 @@ import { Transport } from "../src/Transport.js"
 // helpers
 // ---------------------------------------------------------------------------------------------
 
-const EVERYTHING = fileURLToPath(
-  new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
-)
+const { freePort, startEverything, stopServer: stop } = Everything
 
-const freePort = async (): Promise<number> => {
-  const server = net.createServer()
-  server.listen(0, "127.0.0.1")
-  await once(server, "listening")
-  const { port } = server.address() as AddressInfo
-  server.close()
-  await once(server, "close")
-  return port
-}
-
-/**
- * Starts server-everything in `mode` on a free port (it reads env PORT, binds all interfaces) and
- * resolves once it prints its ready line on stderr. Retries on a port race (it exits on EADDRINUSE).
- */
-const startEverything = async (
-  mode: "streamableHttp" | "sse"
-): Promise<{ child: ChildProcess; port: number }> => {
-  const ready = mode === "streamableHttp" ? /listening on port (\d+)/ : /Server is running on port (\d+)/
-  let lastError: unknown
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort()
-    const child = spawn(process.execPath, [EVERYTHING, mode], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let output = ""
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString()
-          if (ready.test(output)) resolve()
-        }
-        child.stdout!.on("data", onData)
-        child.stderr!.on("data", onData)
-        child.once("exit", (code) => reject(new Error(`server-everything ${mode} exited (${code}): ${output}`)))
-        child.once("error", reject)
-      })
-      child.stdout!.resume()
-      child.stderr!.resume()
-      return { child, port }
-    } catch (error) {
-      lastError = error
-      child.kill("SIGKILL")
-    }
-  }
-  throw lastError
-}
-
-const stop = async (child: ChildProcess | undefined) => {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return
-  const exited = once(child, "exit")
-  child.kill("SIGKILL")
-  await exited
-}
 
 const listen = async (handler: http.RequestListener): Promise<{ server: http.Server; url: string }> => {
   const server = http.createServer(handler)
@@ -153,7 +96,7 @@ describe("server-everything", () => {
   let sse: { child: ChildProcess; port: number } | undefined
 
   beforeAll(async () => {
-    expect(existsSync(EVERYTHING)).toBe(true)
+    expect(existsSync(Everything.everythingServer)).toBe(true)
     ;[http_, sse] = await Promise.all([startEverything("streamableHttp"), startEverything("sse")])
   })
   afterAll(async () => {

@@ -1,2 +1,3 @@
 export * as InMemory from "./InMemory.js"
 export * as Faulty from "./Faulty.js"
+export * as Everything from "./Everything.js"
