@@ -3,6 +3,7 @@
  * and CI logs never see carriage returns.
  */
 import { ConnectionPool, type ServerState } from "@mcpctl/core/ConnectionPool"
+import { unknownServerMessage } from "@mcpctl/core/Config"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
 
@@ -52,11 +53,7 @@ export const connectWithProgress = (named: ReadonlyArray<string>) =>
 export const checkServerNames = (named: ReadonlyArray<string>) =>
   Effect.flatMap(ConnectionPool, (pool) => {
     const unknown = named.filter((n) => !pool.servers.some((s) => s.name === n))
-    return unknown.length === 0 ? Effect.void : Effect.fail(
-      new UsageError({
-        message: `No server named ${unknown.map((n) => `"${n}"`).join(", ")}. Configured: ${
-          pool.servers.map((s) => s.name).join(", ") || "none"
-        }. \`mcpctl servers\` lists them; add one with \`mcpctl add NAME -- COMMAND ARGS…\`.`
-      })
-    )
+    return unknown.length === 0
+      ? Effect.void
+      : Effect.fail(new UsageError({ message: unknownServerMessage(unknown, pool.servers) }))
   })

@@ -216,3 +216,16 @@ export interface StaticOptions {
 /** The output budget (tokens) of one call to a server: its own `maxOutputTokens`, else the global limit. */
 export const outputTokensFor = (config: Context.Tag.Service<McpConfig>, server: string): number =>
   config.servers.find((s) => s.name === server)?.config.maxOutputTokens ?? config.limits.maxOutputTokens
+
+/**
+ * The one message for server names that are not configured (a typo on the command line, a tool
+ * name with a wrong server part): it lists what is configured and how to add one.
+ */
+export const unknownServerMessage = (names: ReadonlyArray<string>, servers: ReadonlyArray<ResolvedServer>): string =>
+  `No server named ${names.map((n) => `"${n}"`).join(", ")}. Configured: ${
+    servers.map((s) => s.name).join(", ") || "none"
+  }. \`mcpctl servers\` lists them; add one with \`mcpctl add NAME -- COMMAND ARGS…\`.`
+
+/** A server by its normalized name or by the name as written in the settings. */
+export const findServer = (servers: ReadonlyArray<ResolvedServer>, name: string): ResolvedServer | undefined =>
+  servers.find((s) => s.name === name) ?? servers.find((s) => s.originalName === name)

@@ -22,7 +22,7 @@ import * as RcMap from "effect/RcMap"
 import * as Ref from "effect/Ref"
 import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
-import { McpConfig, type ResolvedServer } from "./Config.js"
+import { McpConfig, type ResolvedServer, unknownServerMessage } from "./Config.js"
 import { ServerUnavailable, type McpRequestError, type SessionExpired, type TransportFailure } from "./Errors.js"
 import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
 import { classifyConnectError, classifyRequestFailure, type RequestError } from "./RequestErrors.js"
@@ -174,9 +174,7 @@ export function make(options: PoolOptions) {
       new ServerUnavailable({
         server: name,
         status: "failed",
-        message: `No server named "${name}" is configured. Configured: ${
-          [...byName.keys()].join(", ") || "none"
-        }. Add one with \`mcpctl add ${name} ...\` or pass --config FILE.`
+        message: unknownServerMessage([name], config.servers)
       })
 
     // One attempt over one transport kind, in a child scope that is closed if the attempt fails,

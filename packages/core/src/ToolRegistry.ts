@@ -8,7 +8,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { McpConfig } from "./Config.js"
+import { McpConfig, unknownServerMessage } from "./Config.js"
 import { type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
 import { type ConfigError, type PermissionDenied, type ServerUnavailable, ToolTimeout, UsageError } from "./Errors.js"
 import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
@@ -215,9 +215,7 @@ const make = Effect.gen(function*() {
       if (!pool.servers.some((s) => s.name === parsed.server)) {
         return yield* Effect.fail(
           new UsageError({
-            message: `No server "${parsed.server}" for tool ${name}. Configured servers: ${
-              pool.servers.map((s) => s.name).join(", ") || "none"
-            }.`
+            message: `${name}: ${unknownServerMessage([parsed.server], pool.servers)}`
           })
         )
       }

@@ -3,7 +3,7 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { logout as forget, openInBrowser, remoteConfigOf, signIn } from "@mcpctl/core/Auth"
-import { McpConfig } from "@mcpctl/core/Config"
+import { findServer, McpConfig, unknownServerMessage } from "@mcpctl/core/Config"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -23,19 +23,15 @@ const force = Options.boolean("force").pipe(
  * The server a command names: NAME, else the ad-hoc server of this run. Unknown names list the
  * configured ones, so a typo is fixed in one go.
  */
-const findServer = (name: Option.Option<string>, adhocName: string, adhoc: boolean) =>
+const namedServer = (name: Option.Option<string>, adhocName: string, adhoc: boolean) =>
   Effect.gen(function*() {
     const config = yield* McpConfig
     const wanted = Option.getOrElse(name, () => (adhoc ? adhocName : ""))
     if (wanted === "") {
       return yield* new UsageError({ message: "Name the server to sign in to: mcpctl auth NAME (or pass --url URL)." })
     }
-    const server = config.servers.find((s) => s.name === wanted || s.originalName === wanted)
-    if (!server) {
-      return yield* new UsageError({
-        message: `No server named "${wanted}". Configured: ${config.servers.map((s) => s.name).join(", ") || "none"}.`
-      })
-    }
+    const server = findServer(config.servers, wanted)
+    if (!server) return yield* new UsageError({ message: unknownServerMessage([wanted], config.servers) })
     return server
   })
 
@@ -48,7 +44,7 @@ export const auth = Command.make(
   (flags) =>
     runOnHost(flags, Effect.gen(function*() {
       const config = yield* McpConfig
-      const server = yield* findServer(flags.name, flags.adhocName, isAdhoc(flags))
+      const server = yield* namedServer(flags.name, flags.adhocName, isAdhoc(flags))
       const remote = remoteConfigOf(server)
       yield* signIn(server, {
         home: config.home,
@@ -68,7 +64,7 @@ export const logout = Command.make(
   (flags) =>
     runOnHost(flags, Effect.gen(function*() {
       const config = yield* McpConfig
-      const server = yield* findServer(flags.name, flags.adhocName, isAdhoc(flags))
+      const server = yield* namedServer(flags.name, flags.adhocName, isAdhoc(flags))
       const existed = yield* forget(config.home, server)
       if (flags.json) return json({ server: server.name, removed: existed })
       out(existed ? `Signed out of ${server.name}: its tokens are gone.` : `No stored sign-in for ${server.name}.`)

@@ -5,7 +5,7 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { McpConfig, removeServerEntry, resolveHome, scopeFile, writeServerEntry } from "@mcpctl/core/Config"
+import { findServer, McpConfig, removeServerEntry, resolveHome, scopeFile, unknownServerMessage, writeServerEntry } from "@mcpctl/core/Config"
 import { type McpctlError, UsageError } from "@mcpctl/core/Errors"
 import { redactServerConfig } from "@mcpctl/core/Redact"
 import * as Effect from "effect/Effect"
@@ -119,12 +119,8 @@ export const remove = Command.make("remove", { cwd: Flags.cwd, scope, name: serv
 export const get = Command.make("get", { ...Flags.global, name: serverName }, (flags) =>
   runOnHost(flags, Effect.gen(function*() {
     const config = yield* McpConfig
-    const server = config.servers.find((s) => s.name === flags.name || s.originalName === flags.name)
-    if (!server) {
-      return yield* new UsageError({
-        message: `No server "${flags.name}". Configured: ${config.servers.map((s) => s.name).join(", ") || "none"}.`
-      })
-    }
+    const server = findServer(config.servers, flags.name)
+    if (!server) return yield* new UsageError({ message: unknownServerMessage([flags.name], config.servers) })
     const shown = {
       name: server.name,
       scope: server.scope,
