@@ -66,6 +66,26 @@ export interface RunOptions {
   readonly signal?: AbortSignal | undefined
 }
 
+/**
+ * Memoizes a list on its connection (`connection.cache`): concurrent askers share one request, a
+ * failed fetch is forgotten, and the list dies with the connection.
+ */
+export const cachedOnConnection = <A>(
+  connection: Connection,
+  key: string,
+  signal: AbortSignal | undefined,
+  fetch: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>
+): Promise<A> => {
+  const hit = connection.cache.get(key)
+  if (hit) return hit as Promise<A>
+  const pending = fetch(connection, signal)
+  connection.cache.set(key, pending)
+  pending.catch(() => {
+    if (connection.cache.get(key) === pending) connection.cache.delete(key)
+  })
+  return pending
+}
+
 /** What `servers` reports for one server. */
 export type ServerState =
   | { readonly status: "connected"; readonly server: ResolvedServer; readonly connection: Connection }

@@ -18,10 +18,9 @@ import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/type
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type { ResolvedServer } from "./Config.js"
-import { type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
+import { cachedOnConnection, type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
 import { type ContentItem, type FileContent, type OutputWriteError, persistBinary, persistCallContent } from "./Content.js"
 import { type ServerUnavailable, UsageError } from "./Errors.js"
-import { cachedOnConnection } from "./ToolRegistry.js"
 
 /** A resource with the server that offers it. */
 export interface ServerResource extends Resource {

@@ -9,7 +9,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { McpConfig, unknownServerMessage } from "./Config.js"
-import { type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
+import { cachedOnConnection, type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
 import { type ConfigError, type PermissionDenied, type ServerUnavailable, ToolTimeout, UsageError } from "./Errors.js"
 import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
 import { Permission } from "./Permission.js"
@@ -130,23 +130,6 @@ const fetchTools = async (connection: Connection, signal: AbortSignal | undefine
     cursor = page.nextCursor
   } while (cursor)
   return tools
-}
-
-/** Memoizes a list on its connection: concurrent askers share one request. */
-export const cachedOnConnection = <A>(
-  connection: Connection,
-  key: string,
-  signal: AbortSignal | undefined,
-  fetch: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>
-): Promise<A> => {
-  const hit = connection.cache.get(key)
-  if (hit) return hit as Promise<A>
-  const pending = fetch(connection, signal)
-  connection.cache.set(key, pending)
-  pending.catch(() => {
-    if (connection.cache.get(key) === pending) connection.cache.delete(key)
-  })
-  return pending
 }
 
 const make = Effect.gen(function*() {
