@@ -4,11 +4,10 @@
  * old session is gone, so the next request is answered only after re-initializing).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Everything } from "@mcpctl/testing"
+import { Everything, Host } from "@mcpctl/testing"
 import { echoServer } from "@mcpctl/testing/fixtures"
 import { defaultLimits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
@@ -38,11 +37,7 @@ const hostLayer = (servers: ReadonlyArray<ResolvedServer>) => {
     projectDir: "/tmp",
     warnings: []
   })
-  const pool = ConnectionPool.layer.pipe(Layer.provide(Transport.layer), Layer.provide(config))
-  const permission = Permission.layer.pipe(
-    Layer.provide(Layer.mergeAll(config, Prompter.layerNone, RuleWriter.layerNoop))
-  )
-  return ToolRegistry.layer.pipe(Layer.provideMerge(Layer.mergeAll(pool, permission, config)))
+  return Host.layer({ config, transport: Transport.layer })
 }
 
 const textOf = (result: { content: ReadonlyArray<unknown> }) =>

@@ -3,12 +3,11 @@
  * (plus real fixture processes where the behaviour is about processes).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Faulty, InMemory } from "@mcpctl/testing"
+import { Faulty, Host, InMemory } from "@mcpctl/testing"
 import { echoServer } from "@mcpctl/testing/fixtures"
 import { defaultLimits, type Limits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
 import { ConnectionPool, type PoolEvent, type PoolOptions } from "@mcpctl/core/ConnectionPool"
 import { needsAuthCacheFile } from "@mcpctl/core/NeedsAuthCache"
-import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { afterRequest, DEGRADED_AFTER, mayResend } from "@mcpctl/core/Resilience"
 import { classifyRequestFailure } from "@mcpctl/core/RequestErrors"
 import { listPrompts, listResources } from "@mcpctl/core/Resources"
@@ -57,21 +56,19 @@ const hostLayer = (
   servers: ReadonlyArray<ResolvedServer>,
   transport: Layer.Layer<Transport>,
   options: { readonly limits?: Partial<Limits>; readonly home?: string; readonly pool?: PoolOptions } = {}
-) => {
-  const config = Layer.succeed(McpConfig, {
-    servers,
-    permissions: { allow: ["mcp__*"], ask: [], deny: [] },
-    limits: { ...defaultLimits, ...options.limits },
-    home: options.home ?? freshHome(),
-    projectDir: "/tmp",
-    warnings: []
+) =>
+  Host.layer({
+    config: Layer.succeed(McpConfig, {
+      servers,
+      permissions: { allow: ["mcp__*"], ask: [], deny: [] },
+      limits: { ...defaultLimits, ...options.limits },
+      home: options.home ?? freshHome(),
+      projectDir: "/tmp",
+      warnings: []
+    }),
+    transport,
+    ...(options.pool ? { pool: options.pool } : {})
   })
-  const pool = ConnectionPool.layerWith(options.pool ?? {}).pipe(Layer.provide(transport), Layer.provide(config))
-  const permission = Permission.layer.pipe(
-    Layer.provide(Layer.mergeAll(config, Prompter.layerNone, RuleWriter.layerNoop))
-  )
-  return ToolRegistry.layer.pipe(Layer.provideMerge(Layer.mergeAll(pool, permission, config)))
-}
 
 /** Tools of every kind of replay-safety, counting how often the server ran each. */
 const counting = () => {

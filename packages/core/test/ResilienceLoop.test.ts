@@ -5,8 +5,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { echoServer } from "@mcpctl/testing/fixtures"
 import { defaultLimits, McpConfig, type ServerConfig } from "@mcpctl/core/Config"
+import { Host } from "@mcpctl/testing"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
@@ -34,11 +34,7 @@ const hostLayer = () => {
     projectDir: "/tmp",
     warnings: []
   })
-  const pool = ConnectionPool.layer.pipe(Layer.provide(Transport.layer), Layer.provide(config))
-  const permission = Permission.layer.pipe(
-    Layer.provide(Layer.mergeAll(config, Prompter.layerNone, RuleWriter.layerNoop))
-  )
-  return ToolRegistry.layer.pipe(Layer.provideMerge(Layer.mergeAll(pool, permission, config)))
+  return Host.layer({ config, transport: Transport.layer })
 }
 
 describe("agent loop", () => {

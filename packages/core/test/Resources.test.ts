@@ -1,13 +1,11 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { McpConfig } from "@mcpctl/core/Config"
-import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
+import { Host } from "@mcpctl/testing"
 import * as Resources from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -27,14 +25,11 @@ const hostLayer = () => {
     },
     permissions: { allow: ["mcp__everything"] }
   })
-  const pool = ConnectionPool.layerWith({
-    configureClient: Resources.forwardServerLogs("debug", (log) => logs.push(log))
-  }).pipe(Layer.provide(Transport.layer))
-  const permission = Permission.layer.pipe(Layer.provide(Layer.merge(Prompter.layerNone, RuleWriter.layerNoop)))
-  return ToolRegistry.layer.pipe(
-    Layer.provideMerge(Layer.merge(pool, permission)),
-    Layer.provideMerge(config)
-  )
+  return Host.layer({
+    config,
+    transport: Transport.layer,
+    pool: { configureClient: Resources.forwardServerLogs("debug", (log) => logs.push(log)) }
+  })
 }
 
 describe("checkPromptArguments (pure)", () => {

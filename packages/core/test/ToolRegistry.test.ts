@@ -1,10 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { InMemory } from "@mcpctl/testing"
+import { Host, InMemory } from "@mcpctl/testing"
 import { defaultLimits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ServerUnavailable } from "@mcpctl/core/Errors"
 import { Transport } from "@mcpctl/core/Transport"
-import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { mergeToolPools, toMcpTool, ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -35,14 +34,7 @@ const hostLayer = (
   factories: Record<string, InMemory.ServerFactory>,
   allow?: ReadonlyArray<string>
 ) => {
-  const config = configLayer(servers, allow)
-  const pool = ConnectionPool.layer.pipe(Layer.provide(InMemory.layer(factories)), Layer.provide(config))
-  const permission = Permission.layer.pipe(
-    Layer.provide(Layer.mergeAll(config, Prompter.layerNone, RuleWriter.layerNoop))
-  )
-  return ToolRegistry.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(pool, permission, config))
-  )
+  return Host.layer({ config: configLayer(servers, allow), transport: InMemory.layer(factories) })
 }
 
 const echoTools: ReadonlyArray<InMemory.ScriptedTool> = [
