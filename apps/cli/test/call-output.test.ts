@@ -3,33 +3,24 @@
  * comes back cut under the output budget with `"truncated": true`, and an image comes back as a
  * path to a file holding exactly the image's bytes. Sizes are printed for the closing note.
  */
+import { Everything } from "@mcpctl/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/fixtures"
-import { run } from "./support.js"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { run, workspace } from "./support.js"
+import { readFileSync, statSync } from "node:fs"
+import { dirname, join } from "node:path"
 
-const root = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
-const everythingDist = join(root, "node_modules/@modelcontextprotocol/server-everything/dist")
+const ws = workspace()
+const { dir, home } = ws
+afterAll(() => ws.cleanup())
 
-const dir = mkdtempSync(join(tmpdir(), "mcpctl-call-out-"))
-const home = join(dir, "home")
-mkdirSync(home)
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-const settings = join(dir, "settings.json")
-writeFileSync(
-  settings,
-  JSON.stringify({
-    mcpServers: {
-      echo: { command: "node", args: [fixtures.echoServer] },
-      everything: { command: "node", args: [join(everythingDist, "index.js"), "stdio"] }
-    },
-    permissions: { allow: ["mcp__echo__big", "mcp__everything__get-tiny-image"] }
-  })
-)
+const settings = ws.settings("settings.json", {
+  mcpServers: {
+    echo: { command: "node", args: [fixtures.echoServer] },
+    everything: { command: "node", args: [Everything.everythingServer, "stdio"] }
+  },
+  permissions: { allow: ["mcp__echo__big", "mcp__everything__get-tiny-image"] }
+})
 
 /** The default budget: MAX_MCP_OUTPUT_TOKENS 25,000 at about 4 characters a token. */
 const BUDGET_CHARS = 25_000 * 4
@@ -62,7 +53,7 @@ describe("mcpctl call output", () => {
   })
 
   it("an image comes back as a path to a file with exactly the image's bytes", async () => {
-    const { MCP_TINY_IMAGE } = (await import(join(everythingDist, "tools/get-tiny-image.js"))) as {
+    const { MCP_TINY_IMAGE } = (await import(join(dirname(Everything.everythingServer), "tools/get-tiny-image.js"))) as {
       MCP_TINY_IMAGE: string
     }
     const expected = Buffer.from(MCP_TINY_IMAGE, "base64")

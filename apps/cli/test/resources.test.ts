@@ -3,38 +3,30 @@
  * built CLI (`npm run build` first) against server-everything and a fixture (known blob bytes,
  * one log message per level).
  */
+import { Everything } from "@mcpctl/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
-import { run } from "./support.js"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { cliBin, run, workspace } from "./support.js"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { logLevelFromArgv } from "../src/Flags.js"
 
-const root = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
-const cli = join(root, "apps/cli/bin/mcpctl.mjs")
-const everything = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 const fixture = fileURLToPath(new URL("./fixtures/host-fixture.mjs", import.meta.url))
 /** The fixture's bytes: every byte value, twice. */
 const BYTES = Buffer.from([...Array(512).keys()].map((i) => i % 256))
 
-const dir = mkdtempSync(join(tmpdir(), "mcpctl-res-cli-"))
-const home = join(dir, "home")
-mkdirSync(home)
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const ws = workspace()
+const { dir, home } = ws
+afterAll(() => ws.cleanup())
 
-const settings = join(dir, "settings.json")
-writeFileSync(
-  settings,
-  JSON.stringify({
-    mcpServers: {
-      everything: { command: "node", args: [everything, "stdio"] },
-      blobs: { command: "node", args: [fixture] }
-    },
-    permissions: { allow: ["mcp__everything", "mcp__blobs__log"] }
-  })
-)
+const settings = ws.settings("settings.json", {
+  mcpServers: {
+    everything: { command: "node", args: [Everything.everythingServer, "stdio"] },
+    blobs: { command: "node", args: [fixture] }
+  },
+  permissions: { allow: ["mcp__everything", "mcp__blobs__log"] }
+})
 
 
 /** The built CLI on this file's settings, home and directory (see support.ts). */
@@ -195,7 +187,7 @@ describe("server logs and progress", () => {
   it("a long call shows progress on a terminal, as one updating line", async () => {
     const cmd = [
       process.execPath,
-      cli,
+      cliBin,
       "call",
       "mcp__everything__trigger-long-running-operation",
       "--args",
