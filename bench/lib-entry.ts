@@ -11,6 +11,7 @@
  *   `registry.call(...)`), the loop itself written in Effect.
  * - raw side: `@modelcontextprotocol/sdk` `Client` + its own transports, `client.callTool(...)`.
  */
+import { Processes } from "@mcpctl/testing"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -24,7 +25,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
-import { existsSync, readFileSync, rmSync } from "node:fs"
+import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -179,28 +180,7 @@ const rawFigure = async () => {
 // ---------------------------------------------------------------------------------------------
 // shutdown: a stubborn server behind a shell wrapper, plus a grandchild
 
-/** Alive = /proc entry exists and is not a zombie (PID 1 here may never reap orphans). */
-const alive = (pid: number): boolean => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]
-    return state !== "Z" && state !== "X"
-  } catch {
-    return false
-  }
-}
-
-const waitFor = async (file: string, timeoutMs = 15_000): Promise<string> => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (existsSync(file)) {
-      const text = readFileSync(file, "utf8").trim()
-      if (text !== "") return text
-    }
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  throw new Error(`timed out waiting for ${file}`)
-}
+const { isAlive: alive, waitForFile: waitFor } = Processes
 
 const shutdownFigure = async () => {
   const dir = tmpdir()

@@ -66,17 +66,5 @@ export const run = (
     child.on("close", (code) => resolvePromise({ code, stdout, stderr, pid: child.pid! }))
   })
 
-/** Is a process alive? Zombies count as dead: PID 1 in some sandboxes never reaps orphans. */
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z"
-  } catch {
-    return false
-  }
-}
+/** Is a process alive (zombies count as dead)? */
+export { isAlive } from "@mcpctl/testing/Processes"

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { Processes } from "@mcpctl/testing"
 import * as fixtures from "@mcpctl/testing/fixtures"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ResolvedServer, StdioServerConfig } from "../src/Config.js"
@@ -32,39 +33,8 @@ const connectClient = (transport: Transport) =>
     return client
   })
 
-/**
- * Whether a pid is a live process. `kill(pid, 0)` also succeeds for zombies, and orphaned zombies
- * are never reaped when PID 1 does not reap (some container inits); on Linux a zombie counts as gone.
- */
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH"
-  }
-  if (process.platform !== "linux") return true
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]
-    return state !== "Z" && state !== "X"
-  } catch {
-    return false
-  }
-}
-
-/** Waits (bounded) for a file the fixture writes once its processes run. */
-const waitForFile = (path: string, timeoutMs = 10_000) =>
-  Effect.promise(async () => {
-    const deadline = Date.now() + timeoutMs
-    while (Date.now() < deadline) {
-      if (existsSync(path)) {
-        const text = readFileSync(path, "utf8").trim()
-        if (text !== "") return text
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    throw new Error(`timed out waiting for ${path}`)
-  })
+const { isAlive } = Processes
+const waitForFile = (path: string) => Effect.promise(() => Processes.waitForFile(path, 10_000))
 
 describe("childEnvironment", () => {
   const parent = {
