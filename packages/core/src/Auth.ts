@@ -26,7 +26,6 @@ import {
   McpctlOAuthProvider,
   type ProviderOptions,
   redactSecrets,
-  serverKey,
   storeFile
 } from "./TokenStore.js"
 
@@ -355,9 +354,3 @@ export const logout = Effect.fn("Auth.logout")(function*(home: string, server: R
     return existed
   })
 })
-
-/** The key a server's credentials are stored under (origin + path), for messages and tests. */
-export const credentialsKey = (server: ResolvedServer): string | undefined => {
-  const remote = remoteConfigOf(server)
-  return remote ? serverKey(remote.url) : undefined
-}

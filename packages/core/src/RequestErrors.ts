@@ -84,16 +84,10 @@ export const wasNotSent = (cause: unknown): boolean =>
   cause instanceof Error && (/: cannot send, /.test(cause.message) || cause.message === "Not connected")
 
 /**
- * A failed request on a live connection. `mayHaveRun` (and the message) say whether a lost
- * `tools/call` could have taken effect on the server, so the user knows whether to check before
- * running it again.
- */
-export const classifyRequestError = (server: string, method: string, cause: unknown): RequestError =>
-  classifyRequestFailure(server, method, cause).error
-
-/**
- * Like `classifyRequestError`, plus whether the cause was a broken connection, which the pool
- * counts toward closing a degraded connection (Resilience.ts).
+ * A failed request on a live connection, and whether its cause was a broken connection (which
+ * the pool counts toward closing a degraded one, Resilience.ts). `mayHaveRun` (and the message)
+ * say whether a lost `tools/call` could have taken effect, so the user knows whether to check
+ * before running it again.
  */
 export const classifyRequestFailure = (
   server: string,
