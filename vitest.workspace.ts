@@ -1,9 +1,16 @@
 import { defineWorkspace } from "vitest/config"
 
+// In the repository every package resolves to its TypeScript sources (the "@mcpctl/source" export
+// condition); installed packages resolve to the built dist/ files.
+const resolve = { conditions: ["@mcpctl/source"] }
+const ssr = { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@mcpctl/source"] } }
+
 // Every package and app is its own test project; integration tests spawn real servers,
 // so each project keeps generous timeouts and runs files in forked processes.
 export default defineWorkspace([
   {
+    resolve,
+    ssr,
     test: {
       name: "core",
       root: "./packages/core",
@@ -14,6 +21,8 @@ export default defineWorkspace([
     }
   },
   {
+    resolve,
+    ssr,
     test: {
       name: "testing",
       root: "./packages/testing",
@@ -24,6 +33,8 @@ export default defineWorkspace([
     }
   },
   {
+    resolve,
+    ssr,
     test: {
       name: "cli",
       root: "./apps/cli",

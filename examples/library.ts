@@ -1,5 +1,5 @@
 // The README's library example, kept runnable: packages/testing/test/example.test.ts runs it.
-import { McpConfig } from "@mcpctl/core/Config"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { Permission } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"

@@ -24,6 +24,8 @@ await build({
   supported: { "dynamic-import": false },
   // ESM entry points first: jsonc-parser's UMD "main" uses a dynamic require esbuild cannot follow.
   mainFields: ["module", "main"],
+  // The workspace packages from their TypeScript sources, not a stale dist/.
+  conditions: ["@mcpctl/source"],
   logLevel: "warning"
 })
 

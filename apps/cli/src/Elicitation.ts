@@ -6,7 +6,7 @@
  * server. A URL request (or a tool call refused with -32042) opens the URL like sign-in does.
  */
 import { openInBrowser } from "@mcpctl/core/Auth"
-import type { ResolvedServer } from "@mcpctl/core/Config"
+import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import {
   type ElicitRequest,

@@ -2,9 +2,17 @@
  * The host a command runs on: the core layers composed from the command line (settings scopes,
  * how to ask for permission), and the one place that turns failures into messages and exit codes.
  */
-import { addPermissionRule, McpConfig, scopeFile, type ServerConfig } from "@mcpctl/core/Config"
+import { addPermissionRule } from "@mcpctl/core/SettingsFile"
+import { McpConfig } from "@mcpctl/core/McpConfig"
+import { scopeFile } from "@mcpctl/core/SettingsLoad"
+import { type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import { type ConfigError, exitCodeOf, type McpctlError, UsageError } from "@mcpctl/core/Errors"
+import {
+  type ConfigError,
+  exitCodeOf,
+  type McpctlError,
+  UsageError
+} from "@mcpctl/core/Errors"
 import { forwardServerLogs, type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { redactText } from "@mcpctl/core/Redact"

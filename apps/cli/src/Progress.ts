@@ -3,7 +3,7 @@
  * and CI logs never see carriage returns.
  */
 import { ConnectionPool, type ServerState } from "@mcpctl/core/ConnectionPool"
-import { unknownServerMessage } from "@mcpctl/core/Config"
+import { unknownServerMessage } from "@mcpctl/core/ServerConfig"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
 

@@ -3,7 +3,7 @@
  * `--json`; messages and progress always on stderr so stdout stays parseable.
  */
 
-import type { ContentItem } from "@mcpctl/core/Content"
+import type { ContentItem } from "@mcpctl/core/ContentItem"
 
 /** Writes one line to stdout. */
 export const out = (line = ""): void => {

@@ -4,8 +4,15 @@
  * what the server's own challenge asked for, then retry — a bounded number of times, so a server
  * that keeps answering `insufficient_scope` cannot loop us forever.
  */
-import { makeProvider, McpctlOAuthProvider, openInBrowser, remoteConfigOf, signIn } from "@mcpctl/core/Auth"
-import { McpConfig, type ResolvedServer } from "@mcpctl/core/Config"
+import {
+  makeProvider,
+  openInBrowser,
+  remoteConfigOf,
+  signIn
+} from "@mcpctl/core/Auth"
+import { McpctlOAuthProvider } from "@mcpctl/core/TokenStore"
+import { McpConfig } from "@mcpctl/core/McpConfig"
+import { type ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js"
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js"

@@ -2,7 +2,7 @@
  * Secrets never reach a terminal or a log: settings entries and URLs are printed through these,
  * which keep the shape (which keys exist) and hide the values.
  */
-import type { ResolvedServer } from "./Config.js"
+import type { ResolvedServer } from "./config/ServerConfig.js"
 
 /** What a hidden value prints as. */
 export const REDACTED = "REDACTED"

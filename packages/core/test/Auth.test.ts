@@ -8,16 +8,16 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import { isAuthError } from "../src/transport/TransportErrors.js"
 import {
-  isAuthError,
   logout,
   makeProvider,
-  McpctlOAuthProvider,
   openerCommand,
   parseCallback,
   signIn
-} from "../src/Auth.js"
-import type { OAuthOptions, ResolvedServer } from "../src/Config.js"
+} from "../src/auth/Auth.js"
+import { McpctlOAuthProvider } from "../src/auth/TokenStore.js"
+import type { OAuthOptions, ResolvedServer } from "../src/config/ServerConfig.js"
 import {
   clearNeedsAuth,
   isFresh,
@@ -27,8 +27,14 @@ import {
   needsAuthCacheFile,
   parseEntries,
   pruneExpired
-} from "../src/NeedsAuthCache.js"
-import { readStored, redactSecrets, serverKey, storeFile, updateStored } from "../src/TokenStore.js"
+} from "../src/pool/NeedsAuthCache.js"
+import {
+  readStored,
+  redactSecrets,
+  serverKey,
+  storeFile,
+  updateStored
+} from "../src/auth/TokenStore.js"
 
 const tmpHome = () => Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "mcpctl-auth-")))
 const mode = (file: string) => Effect.promise(() => fs.stat(file)).pipe(Effect.map((s) => s.mode & 0o777))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { McpConfig } from "@mcpctl/core/Config"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { Transport } from "@mcpctl/core/Transport"
 import * as fixtures from "@mcpctl/testing/fixtures"

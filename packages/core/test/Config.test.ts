@@ -4,8 +4,11 @@ import * as Either from "effect/Either"
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
-import * as Config from "../src/Config.js"
-import { addPermissionRule, removeServerEntry, writeServerEntry } from "../src/SettingsFile.js"
+import { McpConfig } from "../src/config/McpConfig.js"
+import type { ParsedSettings, ServerConfig } from "../src/config/ServerConfig.js"
+import { defaultLimits } from "../src/config/ServerConfig.js"
+import * as SettingsLoad from "../src/config/SettingsLoad.js"
+import { addPermissionRule, removeServerEntry, writeServerEntry } from "../src/config/SettingsFile.js"
 
 const left = <A, E>(e: Either.Either<A, E>): E => {
   if (Either.isRight(e)) throw new Error(`expected Left, got ${JSON.stringify(e.right)}`)
@@ -34,25 +37,25 @@ const put = (file: string, value: unknown) =>
 
 describe("normalizeServerName", () => {
   it("replaces disallowed characters and collapses underscores", () => {
-    expect(Config.normalizeServerName("my.server")).toBe("my_server")
-    expect(Config.normalizeServerName("a  b__c")).toBe("a_b_c")
-    expect(Config.normalizeServerName("ok-Name_1")).toBe("ok-Name_1")
-    expect(Config.normalizeServerName("üñí")).toBe("_")
+    expect(SettingsLoad.normalizeServerName("my.server")).toBe("my_server")
+    expect(SettingsLoad.normalizeServerName("a  b__c")).toBe("a_b_c")
+    expect(SettingsLoad.normalizeServerName("ok-Name_1")).toBe("ok-Name_1")
+    expect(SettingsLoad.normalizeServerName("üñí")).toBe("_")
   })
 })
 
 describe("expandVars", () => {
   it("expands set variables and defaults", () => {
-    expect(right(Config.expandVars("${A}/x/${B:-dflt}", { A: "a" }))).toBe("a/x/dflt")
-    expect(right(Config.expandVars("${B:-dflt}", { B: "" }))).toBe("dflt")
-    expect(right(Config.expandVars("${B:-}", {}))).toBe("")
-    expect(right(Config.expandVars("no vars $HOME", {}))).toBe("no vars $HOME")
+    expect(right(SettingsLoad.expandVars("${A}/x/${B:-dflt}", { A: "a" }))).toBe("a/x/dflt")
+    expect(right(SettingsLoad.expandVars("${B:-dflt}", { B: "" }))).toBe("dflt")
+    expect(right(SettingsLoad.expandVars("${B:-}", {}))).toBe("")
+    expect(right(SettingsLoad.expandVars("no vars $HOME", {}))).toBe("no vars $HOME")
   })
   it("reports every missing variable", () => {
-    expect(left(Config.expandVars("${X} ${Y} ${Z:-z}", {}))).toEqual(["X", "Y"])
+    expect(left(SettingsLoad.expandVars("${X} ${Y} ${Z:-z}", {}))).toEqual(["X", "Y"])
   })
   it("names the server, the field, the variable and the file", () => {
-    const err = left(Config.expandServer("fs", { command: "npx", args: ["-y", "pkg", "${ROOT}"] }, {}, "/p/.mcp.json"))
+    const err = left(SettingsLoad.expandServer("fs", { command: "npx", args: ["-y", "pkg", "${ROOT}"] }, {}, "/p/.mcp.json"))
     expect(err._tag).toBe("ConfigError")
     expect(err.message).toContain("fs")
     expect(err.message).toContain("mcpServers.fs.args[2]")
@@ -63,14 +66,14 @@ describe("expandVars", () => {
   })
   it("expands env, url and headers", () => {
     const env = { T: "tok", H: "h" }
-    expect(right(Config.expandServer("s", { command: "c", env: { K: "${T}" }, cwd: "${H}" }, env, "f"))).toEqual({
+    expect(right(SettingsLoad.expandServer("s", { command: "c", env: { K: "${T}" }, cwd: "${H}" }, env, "f"))).toEqual({
       command: "c",
       env: { K: "tok" },
       cwd: "h"
     })
-    expect(right(Config.expandServer("api", { url: "https://${H}/mcp", headers: { A: "Bearer ${T}" } }, env, "f")))
+    expect(right(SettingsLoad.expandServer("api", { url: "https://${H}/mcp", headers: { A: "Bearer ${T}" } }, env, "f")))
       .toEqual({ url: "https://h/mcp", headers: { A: "Bearer tok" } })
-    expect(left(Config.expandServer("api", { url: "u", headers: { A: "${NOPE}" } }, env, "f")).path).toBe(
+    expect(left(SettingsLoad.expandServer("api", { url: "u", headers: { A: "${NOPE}" } }, env, "f")).path).toBe(
       "mcpServers.api.headers.A"
     )
   })
@@ -78,19 +81,19 @@ describe("expandVars", () => {
 
 describe("transportOf", () => {
   it("decides the transport from command, type and url", () => {
-    expect(Config.transportOf({ command: "x" })).toBe("stdio")
-    expect(Config.transportOf({ type: "http", url: "https://a/sse" })).toBe("http")
-    expect(Config.transportOf({ url: "https://a/sse" })).toBe("sse")
-    expect(Config.transportOf({ url: "https://a/sse/?x=1" })).toBe("sse")
-    expect(Config.transportOf({ url: "ws://127.0.0.1:7777/mcp" })).toBe("ws")
-    expect(Config.transportOf({ url: "wss://a/mcp" })).toBe("ws")
-    expect(Config.transportOf({ url: "https://a/mcp" })).toBe("auto")
+    expect(SettingsLoad.transportOf({ command: "x" })).toBe("stdio")
+    expect(SettingsLoad.transportOf({ type: "http", url: "https://a/sse" })).toBe("http")
+    expect(SettingsLoad.transportOf({ url: "https://a/sse" })).toBe("sse")
+    expect(SettingsLoad.transportOf({ url: "https://a/sse/?x=1" })).toBe("sse")
+    expect(SettingsLoad.transportOf({ url: "ws://127.0.0.1:7777/mcp" })).toBe("ws")
+    expect(SettingsLoad.transportOf({ url: "wss://a/mcp" })).toBe("ws")
+    expect(SettingsLoad.transportOf({ url: "https://a/mcp" })).toBe("auto")
   })
 })
 
 describe("parseSettingsText", () => {
   it("accepts comments and trailing commas", () => {
-    const s = right(Config.parseSettingsText(
+    const s = right(SettingsLoad.parseSettingsText(
       `{
         // servers
         "mcpServers": { "fs": { "command": "npx", "args": ["a",], }, /* c */ },
@@ -103,15 +106,15 @@ describe("parseSettingsText", () => {
     expect(s.warnings).toEqual([])
   })
   it("treats an empty file as empty settings", () => {
-    expect(right(Config.parseSettingsText("  \n", "f")).servers).toEqual([])
+    expect(right(SettingsLoad.parseSettingsText("  \n", "f")).servers).toEqual([])
   })
   it("reports a syntax error with file and line:column", () => {
-    const err = left(Config.parseSettingsText(`{\n  "mcpServers": {\n    "fs": { "command" "x" }\n  }\n}`, "/p/s.json"))
+    const err = left(SettingsLoad.parseSettingsText(`{\n  "mcpServers": {\n    "fs": { "command" "x" }\n  }\n}`, "/p/s.json"))
     expect(err.message).toContain("/p/s.json:3:")
     expect(err.file).toBe("/p/s.json")
   })
   it("reports schema errors with the JSON path and the file", () => {
-    const err = left(Config.parseSettingsText(
+    const err = left(SettingsLoad.parseSettingsText(
       JSON.stringify({ mcpServers: { fs: { command: 5, args: ["ok", 7] }, ok: { url: "u" } } }),
       "/p/.mcp.json"
     ))
@@ -121,13 +124,13 @@ describe("parseSettingsText", () => {
     expect(err.path).toBe("mcpServers.fs.command")
   })
   it("rejects both command and url, and neither, with a fix", () => {
-    const both = left(Config.parseSettingsText(JSON.stringify({ mcpServers: { x: { command: "c", url: "u" } } }), "f"))
+    const both = left(SettingsLoad.parseSettingsText(JSON.stringify({ mcpServers: { x: { command: "c", url: "u" } } }), "f"))
     expect(both.message).toContain(`mcpServers.x: has both "command" and "url"`)
-    const none = left(Config.parseSettingsText(JSON.stringify({ mcpServers: { x: { args: [] } } }), "f"))
+    const none = left(SettingsLoad.parseSettingsText(JSON.stringify({ mcpServers: { x: { args: [] } } }), "f"))
     expect(none.message).toContain(`needs "command"`)
   })
   it("rejects a bad type and permissions that are not string arrays", () => {
-    const err = left(Config.parseSettingsText(
+    const err = left(SettingsLoad.parseSettingsText(
       JSON.stringify({ mcpServers: { a: { type: "grpc", url: "u" } }, permissions: { allow: "x" } }),
       "f"
     ))
@@ -135,7 +138,7 @@ describe("parseSettingsText", () => {
     expect(err.message).toContain("permissions.allow")
   })
   it("keeps unknown fields out of the config and warns about them", () => {
-    const s = right(Config.parseSettingsText(
+    const s = right(SettingsLoad.parseSettingsText(
       JSON.stringify({
         mcpServers: { fs: { command: "c", alwaysAllow: ["x"] } },
         permissions: { defaultMode: "x" },
@@ -152,7 +155,7 @@ describe("parseSettingsText", () => {
   })
 })
 
-const settings = (servers: Record<string, Config.ServerConfig>, allow: Array<string> = []): Config.ParsedSettings => ({
+const settings = (servers: Record<string, ServerConfig>, allow: Array<string> = []): ParsedSettings => ({
   servers: Object.entries(servers).map(([name, config]) => ({ name, config })),
   permissions: { allow, ask: [], deny: [] },
   warnings: []
@@ -160,7 +163,7 @@ const settings = (servers: Record<string, Config.ServerConfig>, allow: Array<str
 
 describe("mergeSettings", () => {
   it("takes the whole entry from the highest scope and concatenates rules", () => {
-    const merged = right(Config.mergeSettings([
+    const merged = right(SettingsLoad.mergeSettings([
       { scope: "user", source: "u", settings: settings({ fs: { command: "a", args: ["1"] }, x: { url: "u" } }, ["r1", "r2"]) },
       { scope: "local", source: "l", settings: settings({ fs: { command: "b" } }, ["r2", "r3"]) }
     ]))
@@ -174,7 +177,7 @@ describe("mergeSettings", () => {
     expect(merged.permissions.allow).toEqual(["r1", "r2", "r3"])
   })
   it("fails when two names normalize to one, naming both and their files", () => {
-    const err = left(Config.mergeSettings([
+    const err = left(SettingsLoad.mergeSettings([
       { scope: "user", source: "/home/settings.json", settings: settings({ "my.server": { command: "a" } }) },
       { scope: "project", source: "/p/.mcp.json", settings: settings({ "my server": { command: "b" } }) }
     ]))
@@ -186,13 +189,13 @@ describe("mergeSettings", () => {
 
 describe("limitsFromEnv", () => {
   it("uses defaults and reads overrides", () => {
-    expect(right(Config.limitsFromEnv({}))).toEqual(Config.defaultLimits)
-    expect(right(Config.limitsFromEnv({ MCP_TIMEOUT: "5000", MCP_TOOL_TIMEOUT: "100", MCP_SERVER_CONNECTION_BATCH_SIZE: "1" })))
-      .toEqual({ ...Config.defaultLimits, connectTimeoutMs: 5000, toolTimeoutMs: 100, localConcurrency: 1 })
+    expect(right(SettingsLoad.limitsFromEnv({}))).toEqual(defaultLimits)
+    expect(right(SettingsLoad.limitsFromEnv({ MCP_TIMEOUT: "5000", MCP_TOOL_TIMEOUT: "100", MCP_SERVER_CONNECTION_BATCH_SIZE: "1" })))
+      .toEqual({ ...defaultLimits, connectTimeoutMs: 5000, toolTimeoutMs: 100, localConcurrency: 1 })
   })
   it("rejects non-positive or non-integer values naming the variable", () => {
     for (const bad of ["0", "-1", "1.5", "30s", "abc"]) {
-      const err = left(Config.limitsFromEnv({ MAX_MCP_OUTPUT_TOKENS: bad }))
+      const err = left(SettingsLoad.limitsFromEnv({ MAX_MCP_OUTPUT_TOKENS: bad }))
       expect(err.message).toContain("MAX_MCP_OUTPUT_TOKENS")
     }
   })
@@ -215,7 +218,7 @@ describe("load", () => {
         const c1 = Path.join(root, "c1.json"), c2 = Path.join(root, "c2.json")
         yield* put(c1, { mcpServers: { p: { command: "c1" }, q: { command: "c1" } } })
         yield* put(c2, { mcpServers: { q: { command: "c2" } } })
-        const cfg = yield* Config.load({ cwd: project, home, env: {}, configFiles: [c1, c2] })
+        const cfg = yield* SettingsLoad.load({ cwd: project, home, env: {}, configFiles: [c1, c2] })
         const byName = Object.fromEntries(cfg.servers.map((s) => [s.name, s]))
         expect(byName.fs!.config).toEqual({ command: "local", cwd: Path.join(project, "work") })
         expect(byName.fs!.scope).toBe("local")
@@ -233,7 +236,7 @@ describe("load", () => {
     withDirs(({ home, project }) =>
       Effect.gen(function*() {
         yield* put(Path.join(home, "settings.json"), { mcpServers: { api: { url: "https://${HOST}/mcp" } } })
-        const cfg = yield* Config.load({
+        const cfg = yield* SettingsLoad.load({
           cwd: project,
           env: { MCPCTL_HOME: home, HOST: "h.example", MCP_TIMEOUT: "10" },
           adhoc: [{ name: "x", config: { url: "ws://localhost/x" } }]
@@ -251,14 +254,14 @@ describe("load", () => {
     withDirs(({ home, project, root }) =>
       Effect.gen(function*() {
         const missing = Path.join(root, "nope.json")
-        const e1 = yield* Effect.flip(Config.load({ cwd: project, home, env: {}, configFiles: [missing] }))
+        const e1 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {}, configFiles: [missing] }))
         expect(e1.message).toContain(missing)
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { fs: { command: "x", env: { T: "${TOKEN}" } } } })
-        const e2 = yield* Effect.flip(Config.load({ cwd: project, home, env: {} }))
+        const e2 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {} }))
         expect(e2.message).toContain("mcpServers.fs.env.T")
         expect(e2.message).toContain("${TOKEN}")
         expect(e2.file).toBe(Path.join(project, ".mcp.json"))
-        const e3 = yield* Effect.flip(Config.load({ cwd: project, home, env: { TOKEN: "t", MCP_TIMEOUT: "0" } }))
+        const e3 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: { TOKEN: "t", MCP_TIMEOUT: "0" } }))
         expect(e3.message).toContain("MCP_TIMEOUT")
       })
     ))
@@ -267,7 +270,7 @@ describe("load", () => {
     withDirs(({ home, project }) =>
       Effect.gen(function*() {
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { off: { command: "${NOPE}", disabled: true } } })
-        const cfg = yield* Config.load({ cwd: project, home, env: {} })
+        const cfg = yield* SettingsLoad.load({ cwd: project, home, env: {} })
         expect(cfg.servers[0]!.config.disabled).toBe(true)
         expect(cfg.warnings.join("\n")).toContain("${NOPE}")
       })
@@ -278,7 +281,7 @@ describe("load", () => {
       Effect.gen(function*() {
         yield* put(Path.join(home, "settings.json"), { mcpServers: { "a.b": { command: "x" } } })
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { "a b": { command: "y" } } })
-        const err = yield* Effect.flip(Config.load({ cwd: project, home, env: {} }))
+        const err = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {} }))
         expect(err.message).toContain(Path.join(home, "settings.json"))
         expect(err.message).toContain(Path.join(project, ".mcp.json"))
       })
@@ -288,12 +291,12 @@ describe("load", () => {
 describe("layerStatic", () => {
   it.effect("builds the service from in-code servers", () =>
     Effect.gen(function*() {
-      const cfg = yield* Config.McpConfig
+      const cfg = yield* McpConfig
       expect(cfg.servers.map((s) => [s.name, s.originalName, s.transport])).toEqual([["my_fs", "my.fs", "stdio"]])
       expect(cfg.servers[0]!.config).toEqual({ command: "node", args: ["/tmp/x"] })
-      expect(cfg.limits).toEqual({ ...Config.defaultLimits, connectTimeoutMs: 5 })
+      expect(cfg.limits).toEqual({ ...defaultLimits, connectTimeoutMs: 5 })
       expect(cfg.permissions).toEqual({ allow: ["mcp__my_fs"], ask: [], deny: [] })
-    }).pipe(Effect.provide(Config.McpConfig.layerStatic({
+    }).pipe(Effect.provide(McpConfig.layerStatic({
       servers: { "my.fs": { command: "node", args: ["${D}/x"] } },
       env: { D: "/tmp" },
       permissions: { allow: ["mcp__my_fs"] },
@@ -311,18 +314,18 @@ describe("settings file edits", () => {
         const text = yield* Effect.promise(() => readFile(file, "utf8"))
         expect(text).toContain("// my servers")
         expect(text).toContain("// trailing")
-        const parsed = right(Config.parseSettingsText(text, file))
+        const parsed = right(SettingsLoad.parseSettingsText(text, file))
         expect(parsed.servers.map((s) => s.name)).toEqual(["a", "b"])
 
         expect(yield* removeServerEntry(file, "a")).toBe(true)
         expect(yield* removeServerEntry(file, "zzz")).toBe(false)
         const after = yield* Effect.promise(() => readFile(file, "utf8"))
         expect(after).toContain("// my servers")
-        expect(right(Config.parseSettingsText(after, file)).servers.map((s) => s.name)).toEqual(["b"])
+        expect(right(SettingsLoad.parseSettingsText(after, file)).servers.map((s) => s.name)).toEqual(["b"])
 
         const fresh = Path.join(root, "new", "dir", "settings.local.json")
         yield* writeServerEntry(fresh, "x", { command: "x" })
-        expect(right(Config.parseSettingsText(yield* Effect.promise(() => readFile(fresh, "utf8")), fresh)).servers)
+        expect(right(SettingsLoad.parseSettingsText(yield* Effect.promise(() => readFile(fresh, "utf8")), fresh)).servers)
           .toEqual([{ name: "x", config: { command: "x" } }])
       })
     ))
@@ -330,7 +333,7 @@ describe("settings file edits", () => {
   it.effect("addPermissionRule appends once and keeps comments", () =>
     withDirs(({ project }) =>
       Effect.gen(function*() {
-        const file = Config.scopeFile("local", project, "/unused")
+        const file = SettingsLoad.scopeFile("local", project, "/unused")
         yield* addPermissionRule(file, "allow", "mcp__fs__read")
         yield* put(file, `{\n  // mine\n  "permissions": { "allow": ["mcp__fs__read"] }\n}\n`)
         yield* addPermissionRule(file, "allow", "mcp__fs__write")
@@ -338,7 +341,7 @@ describe("settings file edits", () => {
         yield* addPermissionRule(file, "deny", "mcp__x")
         const text = yield* Effect.promise(() => readFile(file, "utf8"))
         expect(text).toContain("// mine")
-        expect(right(Config.parseSettingsText(text, file)).permissions).toEqual({
+        expect(right(SettingsLoad.parseSettingsText(text, file)).permissions).toEqual({
           allow: ["mcp__fs__read", "mcp__fs__write"],
           ask: [],
           deny: ["mcp__x"]

@@ -7,17 +7,14 @@ import * as path from "node:path"
 import sharp from "sharp"
 import {
   budgetChars,
-  type ContentItem,
-  extensionFor,
-  type FileContent,
-  persistBinary,
-  persistCallContent,
   resultChars,
   shapeCallResult,
   shapeStructured,
   truncateText
-} from "../src/Content.js"
-import { downsizeImage } from "../src/ImageResize.js"
+} from "../src/content/Shape.js"
+import { type ContentItem, type FileContent } from "../src/content/ContentItem.js"
+import { extensionFor, persistBinary, persistCallContent } from "../src/content/Persist.js"
+import { downsizeImage } from "../src/content/ImageResize.js"
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: a seeded PRNG, random JSON, and the checks the shaping must pass

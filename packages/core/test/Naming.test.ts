@@ -7,7 +7,7 @@ import {
   parseToolName,
   TRUNCATION_MARKER,
   truncateDescription
-} from "../src/Naming.js"
+} from "../src/catalog/Naming.js"
 
 describe("Naming", () => {
   it("normalizes tool names, keeping runs of _", () => {

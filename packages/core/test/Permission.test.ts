@@ -4,7 +4,8 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import { PassThrough } from "node:stream"
-import { defaultLimits, McpConfig, type PermissionRules } from "../src/Config.js"
+import { defaultLimits, type PermissionRules } from "../src/config/ServerConfig.js"
+import { McpConfig } from "../src/config/McpConfig.js"
 import { ConfigError, PermissionDenied } from "../src/Errors.js"
 import {
   askOnTerminal,
@@ -16,7 +17,7 @@ import {
   renderRequest,
   RuleWriter,
   ruleMatches
-} from "../src/Permission.js"
+} from "../src/permission/Permission.js"
 
 const rules = (r: Partial<PermissionRules>): PermissionRules => ({ allow: [], ask: [], deny: [], ...r })
 

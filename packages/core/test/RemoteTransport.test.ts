@@ -20,19 +20,17 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll } from "vitest"
 import { WebSocketServer, type WebSocket } from "ws"
-import type { RemoteServerConfig, ResolvedServer } from "../src/Config.js"
+import type { RemoteServerConfig, ResolvedServer } from "../src/config/ServerConfig.js"
+import { fetchWithTimeout, openRemote, RequestTimeoutError } from "../src/transport/Http.js"
 import {
-  fetchWithTimeout,
   isAuthError,
   isSessionExpired,
   isTerminalTransportError,
-  openRemote,
-  RequestTimeoutError,
   shouldFallBackToSse,
-  WebSocketHandshakeError,
-  WebSocketTransport
-} from "../src/RemoteTransport.js"
-import { Transport } from "../src/Transport.js"
+  WebSocketHandshakeError
+} from "../src/transport/TransportErrors.js"
+import { WebSocketTransport } from "../src/transport/WebSocket.js"
+import { Transport } from "../src/transport/Transport.js"
 
 // ---------------------------------------------------------------------------------------------
 // helpers

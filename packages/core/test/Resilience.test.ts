@@ -5,7 +5,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Faulty, Host, InMemory } from "@mcpctl/testing"
 import { echoServer } from "@mcpctl/testing/fixtures"
-import { defaultLimits, type Limits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
+import {
+  defaultLimits,
+  type Limits,
+  type ResolvedServer,
+  type ServerConfig
+} from "@mcpctl/core/ServerConfig"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool, type PoolEvent, type PoolOptions } from "@mcpctl/core/ConnectionPool"
 import { needsAuthCacheFile } from "@mcpctl/core/NeedsAuthCache"
 import { afterRequest, DEGRADED_AFTER, mayResend } from "@mcpctl/core/Resilience"

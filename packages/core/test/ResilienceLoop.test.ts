@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { echoServer } from "@mcpctl/testing/fixtures"
-import { defaultLimits, McpConfig, type ServerConfig } from "@mcpctl/core/Config"
+import { defaultLimits, type ServerConfig } from "@mcpctl/core/ServerConfig"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Host } from "@mcpctl/testing"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"

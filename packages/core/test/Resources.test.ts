@@ -1,5 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { McpConfig } from "@mcpctl/core/Config"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Host } from "@mcpctl/testing"
 import * as Resources from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"

@@ -9,8 +9,9 @@ import * as Scope from "effect/Scope"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { ResolvedServer, StdioServerConfig } from "../src/Config.js"
-import { childEnvironment, openStdio, StdioChildTransport } from "../src/StdioProcess.js"
+import type { ResolvedServer, StdioServerConfig } from "../src/config/ServerConfig.js"
+import { childEnvironment } from "../src/transport/ChildEnvironment.js"
+import { openStdio, StdioChildTransport } from "../src/transport/Stdio.js"
 
 const resolved = (name: string, config: StdioServerConfig): ResolvedServer => ({
   name,

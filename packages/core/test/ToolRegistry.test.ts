@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Host, InMemory } from "@mcpctl/testing"
-import { defaultLimits, McpConfig, type ResolvedServer, type ServerConfig } from "@mcpctl/core/Config"
+import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ServerUnavailable } from "@mcpctl/core/Errors"
 import { Transport } from "@mcpctl/core/Transport"

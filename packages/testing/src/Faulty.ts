@@ -8,7 +8,7 @@
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Transport as SdkTransport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
-import type { ResolvedServer } from "@mcpctl/core/Config"
+import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"

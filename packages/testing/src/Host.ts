@@ -3,7 +3,7 @@
  * registry), for tests and examples: only the settings and the Transport layer vary. Asks fail
  * (no prompter) and "always" is not persisted, so a test decides permissions by its rules alone.
  */
-import type { McpConfig } from "@mcpctl/core/Config"
+import type { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool, type PoolOptions } from "@mcpctl/core/ConnectionPool"
 import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"

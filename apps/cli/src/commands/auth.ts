@@ -2,8 +2,14 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { logout as forget, openInBrowser, remoteConfigOf, signIn } from "@mcpctl/core/Auth"
-import { findServer, McpConfig, unknownServerMessage } from "@mcpctl/core/Config"
+import {
+  logout as forget,
+  openInBrowser,
+  remoteConfigOf,
+  signIn
+} from "@mcpctl/core/Auth"
+import { findServer, unknownServerMessage } from "@mcpctl/core/ServerConfig"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

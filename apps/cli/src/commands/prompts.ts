@@ -1,9 +1,15 @@
 /** `mcpctl prompts [SERVER…]` and `mcpctl prompt SERVER NAME [key=value…]`. */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import { McpConfig } from "@mcpctl/core/Config"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { UsageError } from "@mcpctl/core/Errors"
-import { getPromptChecked, listAllPrompts, parsePromptPairs, persistPromptMessages, setLogLevel } from "@mcpctl/core/Resources"
+import {
+  getPromptChecked,
+  listAllPrompts,
+  parsePromptPairs,
+  persistPromptMessages,
+  setLogLevel
+} from "@mcpctl/core/Resources"
 import * as Effect from "effect/Effect"
 import * as Path from "node:path"
 import * as Flags from "../Flags.js"

@@ -2,9 +2,14 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { McpConfig } from "@mcpctl/core/Config"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { UsageError } from "@mcpctl/core/Errors"
-import { listAllResources, readResource, readResourceToFiles, setLogLevel } from "@mcpctl/core/Resources"
+import {
+  listAllResources,
+  readResource,
+  readResourceToFiles,
+  setLogLevel
+} from "@mcpctl/core/Resources"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs/promises"

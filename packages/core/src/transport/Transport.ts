@@ -4,29 +4,15 @@
  * itself, so tests swap this one layer for in-memory or faulty transports.
  */
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import type { ResolvedServer } from "./Config.js"
-import { ServerUnavailable } from "./Errors.js"
-import { openRemote } from "./RemoteTransport.js"
-import { openStdio } from "./StdioProcess.js"
-
-/** A concrete way to reach a server; `auto` in the config is resolved to `http` then `sse`. */
-export type ConcreteKind = "stdio" | "http" | "sse" | "ws"
-
-/** An opened, not yet started transport (the SDK `Client.connect` starts it). */
-export interface OpenedTransport {
-  readonly kind: ConcreteKind
-  readonly transport: SdkTransport
-  /**
-   * What the server said before it failed (the tail of a stdio server's stderr), to put into the
-   * error when connecting fails. Undefined when there is nothing to add.
-   */
-  readonly diagnostics: () => string | undefined
-}
+import type { ResolvedServer } from "../config/ServerConfig.js"
+import { ServerUnavailable } from "../Errors.js"
+import { openRemote } from "./Http.js"
+import type { ConcreteKind, OpenedTransport } from "./OpenedTransport.js"
+import { openStdio } from "./Stdio.js"
 
 /** Knobs of the real transports that do not come from the settings file. */
 export interface TransportOptions {

@@ -17,10 +17,12 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type { ResolvedServer } from "./Config.js"
-import { cachedOnConnection, type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
-import { type ContentItem, type FileContent, type OutputWriteError, persistBinary, persistCallContent } from "./Content.js"
-import { type ServerUnavailable, UsageError } from "./Errors.js"
+import type { ResolvedServer } from "../config/ServerConfig.js"
+import { cachedOnConnection, type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { type RequestError } from "../pool/RequestErrors.js"
+import { type ContentItem, type FileContent } from "../content/ContentItem.js"
+import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
+import { type ServerUnavailable, UsageError } from "../Errors.js"
 
 /** A resource with the server that offers it. */
 export interface ServerResource extends Resource {

@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import type { ContentItem, FileContent, ShapeInput } from "./Content.js"
+import type { ContentItem, FileContent, ShapeInput } from "./ContentItem.js"
 import { type DownsizeOptions, downsizeImage } from "./ImageResize.js"
 
 /** Writing an output file failed; the message names the directory to check. */

@@ -12,7 +12,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse
 } from "@modelcontextprotocol/sdk/types.js"
-import type { ConcreteKind } from "./Transport.js"
+import type { ConcreteKind } from "../transport/OpenedTransport.js"
 import type { RequestError } from "./RequestErrors.js"
 
 /**

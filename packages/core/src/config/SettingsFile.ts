@@ -6,8 +6,8 @@ import * as Effect from "effect/Effect"
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser"
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import * as Path from "node:path"
-import type { ServerConfig } from "./Config.js"
-import { ConfigError } from "./Errors.js"
+import type { ServerConfig } from "./ServerConfig.js"
+import { ConfigError } from "../Errors.js"
 
 const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" }
 

@@ -22,12 +22,19 @@ import * as RcMap from "effect/RcMap"
 import * as Ref from "effect/Ref"
 import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
-import { McpConfig, type ResolvedServer, unknownServerMessage } from "./Config.js"
-import { ServerUnavailable, type McpRequestError, type SessionExpired, type TransportFailure } from "./Errors.js"
+import { McpConfig } from "../config/McpConfig.js"
+import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
+import { ServerUnavailable } from "../Errors.js"
 import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
 import { classifyConnectError, classifyRequestFailure, type RequestError } from "./RequestErrors.js"
-import { afterRequest, answerInvalidResponses, mayResend, type Outcome } from "./Resilience.js"
-import { candidateKinds, type ConcreteKind, Transport } from "./Transport.js"
+import {
+  afterRequest,
+  answerInvalidResponses,
+  mayResend,
+  type Outcome
+} from "./Resilience.js"
+import { candidateKinds, Transport } from "../transport/Transport.js"
+import { type ConcreteKind } from "../transport/OpenedTransport.js"
 
 /** How mcpctl introduces itself in `initialize`. */
 export const clientInfo: Implementation = { name: "mcpctl", version: "0.1.0" }
@@ -162,8 +169,6 @@ export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
     Layer.scoped(ConnectionPool, make(options))
 }
 
-export type { RequestError } from "./RequestErrors.js"
-export type { McpRequestError, SessionExpired, TransportFailure }
 
 /** Builds a pool over the configured servers. */
 export function make(options: PoolOptions) {

@@ -14,11 +14,10 @@ import { JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { childEnvironment } from "./ChildEnvironment.js"
-import type { ResolvedServer, StdioServerConfig } from "./Config.js"
-import { ServerUnavailable } from "./Errors.js"
-import type { OpenedTransport } from "./Transport.js"
+import type { ResolvedServer, StdioServerConfig } from "../config/ServerConfig.js"
+import { ServerUnavailable } from "../Errors.js"
+import type { OpenedTransport } from "./OpenedTransport.js"
 
-export { childEnvironment, inheritedVariables } from "./ChildEnvironment.js"
 
 // ---------------------------------------------------------------------------------------------
 // Bounded stderr tail

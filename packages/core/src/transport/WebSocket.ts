@@ -1,29 +1,14 @@
 /**
  * MCP over WebSocket with the `ws` package, as an SDK `Transport`. Its own module because it is a
- * whole transport implementation, while `RemoteTransport.ts` only configures the SDK's HTTP and
- * SSE ones; that module builds it in `openRemote` and re-exports it. The two import each other:
- * this one reads the shared timeouts (`DEFAULT_REQUEST_TIMEOUT_MS`, `CLOSE_GRACE_MS`) only when a
- * socket opens or closes, never while the modules load, so either may be imported first.
+ * whole transport implementation, while `Http.ts` only configures the SDK's HTTP and SSE ones.
  */
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
 import WebSocket from "ws"
-import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./RemoteTransport.js"
+import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS, WebSocketHandshakeError } from "./TransportErrors.js"
 
 /** The WebSocket subprotocol MCP uses (the SDK's `WebSocketClientTransport` asks for it too). */
 export const WEBSOCKET_SUBPROTOCOL = "mcp"
-
-/**
- * The server refused the WebSocket upgrade with an HTTP status. `code` is that status, the same
- * shape as the SDK's `StreamableHTTPError`/`SseError`, so one predicate recognises a 401 on every
- * remote transport.
- */
-export class WebSocketHandshakeError extends Error {
-  override readonly name = "WebSocketHandshakeError"
-  constructor(readonly code: number, message: string) {
-    super(message)
-  }
-}
 
 /** Options of `WebSocketTransport`. */
 export interface WebSocketTransportOptions {

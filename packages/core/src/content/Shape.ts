@@ -2,19 +2,10 @@
  * What comes back from a server must be safe to hand to a model or a terminal: bounded by the
  * output budget (`MAX_MCP_OUTPUT_TOKENS`, about 4 characters a token), valid JSON, and with
  * binaries as files instead of base64. This module is the pure shaping; writing binaries to files
- * lives in `BinaryOutput.ts` and is re-exported here, so `@mcpctl/core/Content` still offers both.
+ * is `Persist.ts`.
  */
-import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js"
+import type { ContentItem, ShapeInput } from "./ContentItem.js"
 
-export {
-  extensionFor,
-  OutputWriteError,
-  type PersistedFile,
-  persistBinary,
-  persistBytes,
-  persistCallContent,
-  type PersistOptions
-} from "./BinaryOutput.js"
 
 // ---------------------------------------------------------------------------------------------
 // Budget and text
@@ -237,26 +228,6 @@ export const shapeStructured = (value: unknown, maxChars: number): ShapedStructu
 // ---------------------------------------------------------------------------------------------
 // Whole call results
 // ---------------------------------------------------------------------------------------------
-
-/** A binary item after persistence: what a reader needs to open the file, never the base64. */
-export interface FileContent {
-  readonly type: "file"
-  readonly path: string
-  readonly mimeType: string
-  readonly bytes: number
-  readonly originalType: "image" | "audio" | "resource"
-  readonly uri?: string
-  readonly annotations?: unknown
-}
-
-/** A content item as the CLI and library hand it on: the SDK's blocks, or a persisted file. */
-export type ContentItem = ContentBlock | FileContent
-
-/** The parts of a call result that the budget covers (a `CallToolResult` fits). */
-export interface ShapeInput {
-  readonly content?: ReadonlyArray<ContentItem>
-  readonly structuredContent?: Record<string, unknown> | undefined
-}
 
 /** A result within budget; `notes` explain every cut so `truncated: true` is never a mystery. */
 export interface ShapedResult {

@@ -1,31 +1,9 @@
 /**
- * Settings: the `mcpServers` and `permissions` of every scope (user, project, local, --config)
- * as the `McpConfig` service the rest of the host reads. This module holds the shapes (Schemas,
- * resolved types, limits) and the service tag; reading, merging and `${VAR}` expansion live in
- * `SettingsLoad.ts`, re-exported here so `@mcpctl/core/Config` stays the one import for both.
+ * The shapes of settings: server entries (Schemas), the resolved server the pool connects to,
+ * permission rules, limits and the inputs of loading. A leaf: it imports nothing of mcpctl, so
+ * every stage can depend on it without a cycle.
  */
-import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import type { ConfigError } from "./Errors.js"
-import { load, makeStatic } from "./SettingsLoad.js"
-
-export { addPermissionRule, removeServerEntry, writeServerEntry } from "./SettingsFile.js"
-export {
-  expandServer,
-  expandVars,
-  limitsFromEnv,
-  load,
-  mergeSettings,
-  normalizeServerName,
-  parseSettingsText,
-  resolveHome,
-  resolveServers,
-  scopeFile,
-  settingsFiles,
-  transportOf
-} from "./SettingsLoad.js"
 
 /** OAuth options of a remote server (pre-registered client, scopes, fixed callback port). */
 export const OAuthOptions = Schema.Struct({
@@ -175,33 +153,18 @@ export interface MergedServer {
   readonly config: ServerConfig
 }
 
-/** The merged settings the host runs on. */
-export class McpConfig extends Context.Tag("@mcpctl/core/McpConfig")<
-  McpConfig,
-  {
-    readonly servers: ReadonlyArray<ResolvedServer>
-    readonly permissions: PermissionRules
-    readonly limits: Limits
-    /** `$MCPCTL_HOME` (user settings, tokens, caches), absolute. */
-    readonly home: string
-    /** The project directory (`--cwd` or the current directory), absolute. */
-    readonly projectDir: string
-    /** Non-fatal findings (unknown fields, ...), already phrased for the user. */
-    readonly warnings: ReadonlyArray<string>
-  }
->() {
-  /** Settings of every scope, read once when the layer is built. */
-  static layer(options: LoadOptions = {}): Layer.Layer<McpConfig, ConfigError> {
-    return Layer.effect(McpConfig, load(options))
-  }
-  /** Servers written in code (tests, library users), expanded and normalized like settings files. */
-  static layerStatic(options: StaticOptions = {}): Layer.Layer<McpConfig, ConfigError> {
-    return Layer.effect(McpConfig, Effect.suspend(() => makeStatic(options)))
-  }
+/** The merged settings the host runs on: the shape of the `McpConfig` service. */
+export interface Settings {
+  readonly servers: ReadonlyArray<ResolvedServer>
+  readonly permissions: PermissionRules
+  readonly limits: Limits
+  /** `$MCPCTL_HOME` (user settings, tokens, caches), absolute. */
+  readonly home: string
+  /** The project directory (`--cwd` or the current directory), absolute. */
+  readonly projectDir: string
+  /** Non-fatal findings (unknown fields, ...), already phrased for the user. */
+  readonly warnings: ReadonlyArray<string>
 }
-
-/** The service shape of `McpConfig`. */
-export type McpConfigService = Context.Tag.Service<McpConfig>
 
 /** Inputs of `McpConfig.layerStatic`. */
 export interface StaticOptions {
@@ -212,10 +175,6 @@ export interface StaticOptions {
   readonly home?: string
   readonly projectDir?: string
 }
-
-/** The output budget (tokens) of one call to a server: its own `maxOutputTokens`, else the global limit. */
-export const outputTokensFor = (config: Context.Tag.Service<McpConfig>, server: string): number =>
-  config.servers.find((s) => s.name === server)?.config.maxOutputTokens ?? config.limits.maxOutputTokens
 
 /**
  * The one message for server names that are not configured (a typo on the command line, a tool

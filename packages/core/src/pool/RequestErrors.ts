@@ -3,10 +3,20 @@
  * transport-specific classes; callers of the pool only ever see these few tagged errors.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
-import type { ResolvedServer } from "./Config.js"
-import { redactText } from "./Redact.js"
-import { McpRequestError, ServerUnavailable, SessionExpired, TransportFailure } from "./Errors.js"
-import { isAuthError, isSessionExpired, isTerminalTransportError, shouldFallBackToSse } from "./RemoteTransport.js"
+import type { ResolvedServer } from "../config/ServerConfig.js"
+import { redactText } from "../Redact.js"
+import {
+  McpRequestError,
+  ServerUnavailable,
+  SessionExpired,
+  TransportFailure
+} from "../Errors.js"
+import {
+  isAuthError,
+  isSessionExpired,
+  isTerminalTransportError,
+  shouldFallBackToSse
+} from "../transport/TransportErrors.js"
 
 /** What a request on a connected server can fail with. */
 export type RequestError = TransportFailure | McpRequestError | SessionExpired

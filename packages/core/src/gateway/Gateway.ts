@@ -21,14 +21,19 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
-import { McpConfig, outputTokensFor } from "./Config.js"
-import { ConnectionPool } from "./ConnectionPool.js"
-import { budgetChars, shapeCallResult } from "./Content.js"
-import { parseToolName } from "./Naming.js"
-import { Permission } from "./Permission.js"
-import { redactText } from "./Redact.js"
-import { getPrompt, listAllPrompts, listAllResources, readResource } from "./Resources.js"
-import { type McpTool, ToolRegistry } from "./ToolRegistry.js"
+import { McpConfig, outputTokensFor } from "../config/McpConfig.js"
+import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { budgetChars, shapeCallResult } from "../content/Shape.js"
+import { parseToolName } from "../catalog/Naming.js"
+import { Permission } from "../permission/Permission.js"
+import { redactText } from "../Redact.js"
+import {
+  getPrompt,
+  listAllPrompts,
+  listAllResources,
+  readResource
+} from "../catalog/Resources.js"
+import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 
 /** How the gateway introduces itself. */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }

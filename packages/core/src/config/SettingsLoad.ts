@@ -2,9 +2,7 @@
  * Reading the settings: every scope's file found, parsed (JSON with comments), decoded, merged
  * by precedence and `${VAR}`-expanded into the `McpConfig` service. The only place that reads
  * settings files; the pure steps are plain functions so tests call them without a file system.
- * `Config.ts` holds the shapes and the service tag and re-exports all of this, so importers of
- * `@mcpctl/core/Config` are unaffected. The two modules import each other: nothing here runs
- * `Config.ts` code at module load (only inside functions), and its layers call `load` lazily.
+ * The shapes are in `ServerConfig.ts`; `McpConfig.ts` turns `load` into the service's layers.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -19,8 +17,6 @@ import {
   type Env,
   type Limits,
   type LoadOptions,
-  McpConfig,
-  type McpConfigService,
   type MergedServer,
   type ParsedSettings,
   type PermissionRules,
@@ -29,11 +25,12 @@ import {
   type Scope,
   type ScopedSettings,
   type ServerConfig,
+  type Settings,
   type StaticOptions,
   StdioServerConfig,
   type TransportKind
-} from "./Config.js"
-import { ConfigError } from "./Errors.js"
+} from "./ServerConfig.js"
+import { ConfigError } from "../Errors.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure logic
@@ -357,7 +354,7 @@ export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions =
   }
   const merged = yield* mergeSettings(scoped)
   const resolved = yield* resolveServers(merged.servers, env, projectDir)
-  return McpConfig.of({
+  return ({
     servers: resolved.servers,
     permissions: merged.permissions,
     limits,
@@ -371,7 +368,7 @@ export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions =
  * The `McpConfig` of servers written in code (`McpConfig.layerStatic`): the same merge, expansion
  * and normalization as settings files, so tests and library users see what the CLI would.
  */
-export function makeStatic(options: StaticOptions): Effect.Effect<McpConfigService, ConfigError> {
+export function makeStatic(options: StaticOptions): Effect.Effect<Settings, ConfigError> {
   const env = options.env ?? {}
   const projectDir = Path.resolve(options.projectDir ?? process.cwd())
   const p = options.permissions ?? {}
@@ -383,7 +380,7 @@ export function makeStatic(options: StaticOptions): Effect.Effect<McpConfigServi
   return Effect.gen(function*() {
     const merged = yield* mergeSettings([{ scope: "adhoc", source: "code", settings }])
     const resolved = yield* resolveServers(merged.servers, env, projectDir)
-    return McpConfig.of({
+    return ({
       servers: resolved.servers,
       permissions: merged.permissions,
       limits: { ...defaultLimits, ...options.limits },

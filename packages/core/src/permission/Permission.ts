@@ -8,9 +8,10 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as readline from "node:readline"
-import { McpConfig, type PermissionRules } from "./Config.js"
-import { type ConfigError, PermissionDenied } from "./Errors.js"
-import { PREFIX, SEPARATOR } from "./Naming.js"
+import { McpConfig } from "../config/McpConfig.js"
+import { type PermissionRules } from "../config/ServerConfig.js"
+import { type ConfigError, PermissionDenied } from "../Errors.js"
+import { PREFIX, SEPARATOR } from "../catalog/Naming.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure rule logic

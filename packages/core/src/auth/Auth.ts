@@ -7,8 +7,7 @@
  * the provider only records that sign-in is needed (the SDK then throws `UnauthorizedError` and
  * the pool reports `needs-auth`); `signIn` runs the interactive authorization-code flow.
  */
-import { auth, extractWWWAuthenticateParams, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js"
+import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -17,19 +16,16 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import type { RemoteServerConfig, ResolvedServer } from "./Config.js"
-import { ConfigError, ServerUnavailable } from "./Errors.js"
-import { clearNeedsAuth } from "./NeedsAuthCache.js"
+import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
+import { ConfigError, ServerUnavailable } from "../Errors.js"
+import { clearNeedsAuth } from "../pool/NeedsAuthCache.js"
 import {
   deleteStored,
   loopbackRedirectUrl,
   McpctlOAuthProvider,
-  type ProviderOptions,
   redactSecrets,
   storeFile
 } from "./TokenStore.js"
-
-export { loopbackRedirectUrl, McpctlOAuthProvider, type ProviderOptions }
 
 /** Default bound on waiting for the browser to come back to the callback (5 minutes). */
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60 * 1000
@@ -47,15 +43,6 @@ export const makeProvider = (home: string, server: ResolvedServer): McpctlOAuthP
   if (!remote || remote.type === "ws") return undefined
   return new McpctlOAuthProvider({ home, serverName: server.name, serverUrl: remote.url, oauth: remote.oauth })
 }
-
-/**
- * Whether a connect error means "sign in first" rather than "server broken": the SDK's
- * `UnauthorizedError`, an OAuth error response, or an HTTP 401 from either remote transport.
- */
-export const isAuthError = (error: unknown): boolean =>
-  error instanceof UnauthorizedError ||
-  error instanceof OAuthError ||
-  (error instanceof Error && (error as { code?: unknown }).code === 401)
 
 // ---------------------------------------------------------------------------------------------
 // Opening URLs

@@ -8,11 +8,19 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { McpConfig, unknownServerMessage } from "./Config.js"
-import { cachedOnConnection, type Connection, ConnectionPool, type RequestError } from "./ConnectionPool.js"
-import { type ConfigError, type PermissionDenied, type ServerUnavailable, ToolTimeout, UsageError } from "./Errors.js"
+import { McpConfig } from "../config/McpConfig.js"
+import { unknownServerMessage } from "../config/ServerConfig.js"
+import { cachedOnConnection, type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { type RequestError } from "../pool/RequestErrors.js"
+import {
+  type ConfigError,
+  type PermissionDenied,
+  type ServerUnavailable,
+  ToolTimeout,
+  UsageError
+} from "../Errors.js"
 import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
-import { Permission } from "./Permission.js"
+import { Permission } from "../permission/Permission.js"
 
 /** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
 export interface McpTool {

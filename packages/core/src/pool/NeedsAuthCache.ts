@@ -10,7 +10,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as path from "node:path"
-import { readJsonFile, withFileLock, writeFileAtomic } from "./TokenStore.js"
+import { readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
 
 /** How long a 401 keeps a server in `needs-auth` without contacting it again. */
 export const NEEDS_AUTH_TTL_MS = 15 * 60 * 1000

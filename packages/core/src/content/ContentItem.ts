@@ -1,0 +1,26 @@
+/**
+ * The content items mcpctl hands on (the SDK's blocks, or a binary persisted to a file) and the
+ * part of a call result the output budget covers. A leaf: types only, shared by shaping,
+ * persistence, the catalogue and rendering.
+ */
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js"
+
+/** A binary item after persistence: what a reader needs to open the file, never the base64. */
+export interface FileContent {
+  readonly type: "file"
+  readonly path: string
+  readonly mimeType: string
+  readonly bytes: number
+  readonly originalType: "image" | "audio" | "resource"
+  readonly uri?: string
+  readonly annotations?: unknown
+}
+
+/** A content item as the CLI and library hand it on: the SDK's blocks, or a persisted file. */
+export type ContentItem = ContentBlock | FileContent
+
+/** The parts of a call result that the budget covers (a `CallToolResult` fits). */
+export interface ShapeInput {
+  readonly content?: ReadonlyArray<ContentItem>
+  readonly structuredContent?: Record<string, unknown> | undefined
+}

@@ -1,0 +1,102 @@
+/**
+ * Files that other runs and other processes read: written atomically (temp file, fsync, rename)
+ * and serialized by a lock file. The one writer for tokens, caches and settings edits.
+ */
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+
+// ---------------------------------------------------------------------------------------------
+// Atomic files and locks
+// ---------------------------------------------------------------------------------------------
+
+/** How long another process may hold a lock before we take the file anyway (ms). */
+const LOCK_WAIT_MS = 2_000
+/** A lock file older than this is left over from a crashed process and is removed (ms). */
+const LOCK_STALE_MS = 10_000
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Writes `data` so that readers see either the old file or the new one, never half of one:
+ * a uniquely named temp file in the same directory (pid + random, so two processes never share
+ * one), flushed, then renamed over the target. The temp file is removed when anything fails.
+ */
+export const writeFileAtomic = async (file: string, data: string, mode = 0o600): Promise<void> => {
+  const dir = path.dirname(file)
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 })
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`)
+  try {
+    const handle = await fs.open(tmp, "wx", mode)
+    try {
+      await handle.writeFile(data, "utf8")
+      await handle.chmod(mode)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await fs.rename(tmp, file)
+  } catch (error) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined)
+    throw error
+  }
+}
+
+/** Reads a JSON file; a missing, unreadable or corrupt file reads as `undefined`, never an error. */
+export const readJsonFile = async (file: string): Promise<unknown> => {
+  try {
+    return JSON.parse(await fs.readFile(file, "utf8"))
+  } catch {
+    return undefined
+  }
+}
+
+const inProcessLocks = new Map<string, Promise<void>>()
+
+const acquireLockFile = async (lock: string): Promise<boolean> => {
+  const deadline = Date.now() + LOCK_WAIT_MS
+  await fs.mkdir(path.dirname(lock), { recursive: true, mode: 0o700 })
+  for (;;) {
+    try {
+      const handle = await fs.open(lock, "wx", 0o600)
+      await handle.writeFile(String(process.pid))
+      await handle.close()
+      return true
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false
+      const stat = await fs.stat(lock).catch(() => undefined)
+      if (stat && Date.now() - stat.mtimeMs > LOCK_STALE_MS) {
+        await fs.rm(lock, { force: true }).catch(() => undefined)
+        continue
+      }
+      if (Date.now() > deadline) return false
+      await sleep(10 + Math.floor(Math.random() * 20))
+    }
+  }
+}
+
+/**
+ * Runs a read-modify-write of `file` with no other writer in between: fibers of this process
+ * queue on an in-memory chain, other processes on an `O_EXCL` lock file next to it. The lock
+ * file is best-effort: if another process holds it longer than 2 s (or it cannot be created) we
+ * go ahead anyway, and since every writer re-reads right before it renames, the worst case is
+ * that one of two simultaneous updates is lost — a window of a few milliseconds.
+ */
+export const withFileLock = async <A>(file: string, f: () => Promise<A>): Promise<A> => {
+  const previous = inProcessLocks.get(file) ?? Promise.resolve()
+  let release!: () => void
+  const mine = new Promise<void>((resolve) => (release = resolve))
+  const tail = previous.then(() => mine)
+  inProcessLocks.set(file, tail)
+  await previous
+  const lock = `${file}.lock`
+  let owned = false
+  try {
+    owned = await acquireLockFile(lock)
+    return await f()
+  } finally {
+    if (owned) await fs.rm(lock, { force: true }).catch(() => undefined)
+    release()
+    if (inProcessLocks.get(file) === tail) inProcessLocks.delete(file)
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * What the transports share without importing each other: the timeouts, the WebSocket handshake
+ * error, and the pure error predicates the pool and the call path use to decide between fallback
+ * to SSE, re-auth, session re-initialization and reconnect. A leaf of the transport stage.
+ */
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
+import { SseError } from "@modelcontextprotocol/sdk/client/sse.js"
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+
+/**
+ * Time a single HTTP request may take until its response headers arrive. 60 s, like the host the
+ * seed describes: long enough for slow cold starts behind a proxy, short enough that a dead peer
+ * does not hold a request forever. It bounds headers only: SSE bodies may stream for hours.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000
+
+/**
+ * How long shutdown waits for the Streamable HTTP session DELETE (and a WebSocket closing
+ * handshake) before giving up: ending a session is a courtesy and must never delay exit.
+ */
+export const CLOSE_GRACE_MS = 200
+
+/**
+ * The server refused the WebSocket upgrade with an HTTP status. `code` is that status, the same
+ * shape as the SDK's `StreamableHTTPError`/`SseError`, so one predicate recognises a 401 on every
+ * remote transport.
+ */
+export class WebSocketHandshakeError extends Error {
+  override readonly name = "WebSocketHandshakeError"
+  constructor(readonly code: number, message: string) {
+    super(message)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error predicates
+// ---------------------------------------------------------------------------------------------
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null
+
+/** The HTTP status an SDK transport error carries (`StreamableHTTPError`, `SseError`, ws refusal). */
+const httpStatusOf = (error: unknown): number | undefined => {
+  if (!isObject(error) || typeof error.code !== "number") return undefined
+  if (
+    error instanceof StreamableHTTPError ||
+    error instanceof SseError ||
+    error instanceof WebSocketHandshakeError ||
+    // another copy of the SDK (CJS next to ESM) fails instanceof; its messages still say so
+    (error instanceof Error && /^(Streamable HTTP|SSE) error:/.test(error.message))
+  ) {
+    return error.code
+  }
+  return undefined
+}
+
+const isStreamableHttpError = (error: unknown): error is Error & { code: number } =>
+  error instanceof StreamableHTTPError ||
+  (error instanceof Error &&
+    isObject(error) &&
+    typeof (error as { code?: unknown }).code === "number" &&
+    error.message.startsWith("Streamable HTTP error:"))
+
+/**
+ * The Streamable HTTP session is gone on the server: 404 whose body is JSON-RPC error -32001
+ * (how the SDK's server answers an unknown `mcp-session-id`; the SDK client puts the body into the
+ * `StreamableHTTPError` message), or any 404 to a request that carried a session id. Only an HTTP
+ * 404 counts: an `McpError` -32001 is the SDK's own request timeout, not an expired session.
+ * Callers re-initialize and resend once.
+ */
+export const isSessionExpired = (error: unknown, request?: { readonly sessionId?: string | undefined }): boolean => {
+  if (isObject(error) && error._tag === "SessionExpired") return true
+  if (!isStreamableHttpError(error) || error.code !== 404) return false
+  if (/"code"\s*:\s*-32001\b/.test(error.message)) return true
+  return request?.sessionId !== undefined
+}
+
+/**
+ * The server wants credentials: the SDK's `UnauthorizedError` (no provider, or the OAuth flow
+ * needs the user) or an HTTP 401 from any remote transport. The pool turns it into `needs-auth`.
+ */
+export const isAuthError = (error: unknown): boolean => {
+  if (error instanceof UnauthorizedError) return true
+  if (error instanceof Error && error.name === "UnauthorizedError") return true
+  if (httpStatusOf(error) === 401) return true
+  // SSEClientTransport.send reports a failed POST as a plain Error "… (HTTP 401): …"
+  return error instanceof Error && /\(HTTP 401\)/.test(error.message)
+}
+
+const TERMINAL_CODES = new Set([
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "ECONNABORTED",
+  "EAI_AGAIN",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT"
+])
+
+const TERMINAL_CODE_IN_TEXT =
+  /\b(ECONNRESET|ETIMEDOUT|EPIPE|ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ECONNABORTED)\b/
+
+const TERMINAL_MESSAGES = /socket hang up|other side closed|^terminated$|connection (was )?(reset|closed)/i
+
+const isTerminalAt = (error: unknown, depth: number): boolean => {
+  if (depth > 5 || !isObject(error)) return false
+  if (typeof error.code === "string" && TERMINAL_CODES.has(error.code)) return true
+  const message = typeof error.message === "string" ? error.message : ""
+  if (TERMINAL_CODE_IN_TEXT.test(message) || TERMINAL_MESSAGES.test(message)) return true
+  // undici: TypeError("fetch failed") with the socket error as `cause`; Node's happy-eyeballs
+  // connect failures: AggregateError with one error per address.
+  if (isTerminalAt(error.cause, depth + 1)) return true
+  if (Array.isArray(error.errors) && error.errors.some((e) => isTerminalAt(e, depth + 1))) return true
+  return false
+}
+
+/**
+ * The connection itself is broken (reset, refused, timed out, unreachable, peer hung up), as
+ * opposed to the server answering with an error. Three of these in a row close the connection so
+ * the next use reconnects (CLI.md, Lifecycle). "fetch failed" alone does not count: only with
+ * such a cause.
+ */
+export const isTerminalTransportError = (error: unknown): boolean => isTerminalAt(error, 0)
+
+/**
+ * The Streamable HTTP attempt of an `auto` server was refused in a way that means "this is not a
+ * Streamable HTTP endpoint" (any 4xx except 401, e.g. 404/405 from an SSE-only server), so SSE
+ * is tried next. 401 means auth, not the wrong protocol; 5xx and network errors are not fixed by
+ * switching protocol.
+ */
+export const shouldFallBackToSse = (error: unknown): boolean => {
+  if (!isStreamableHttpError(error)) return false
+  return error.code >= 400 && error.code < 500 && error.code !== 401
+}
