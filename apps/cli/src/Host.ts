@@ -205,7 +205,7 @@ export const report = (flags: Pick<GlobalFlags, "json">, error: McpctlError) => 
   const message = redactText(error.message)
   err(`mcpctl: ${message}`)
   if (flags.json) {
-    const { _tag, message: _raw, ...fields } = error as McpctlError & Record<string, unknown>
+    const { _tag, message: _raw, cause: _cause, ...fields } = error as McpctlError & Record<string, unknown>
     json({ error: { type: _tag, message, exitCode: exitCodeOf(error), ...fields } })
   }
 }

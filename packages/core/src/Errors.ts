@@ -1,24 +1,32 @@
 /**
  * Every error a user can see, as `Schema.TaggedError` classes. Each carries what went wrong, where
- * (file, server, tool) and what to do next, and maps to one exit code of CLI.md.
+ * (file, server, tool) and what to do next, and maps to one exit code of docs/CLI.md. Errors made
+ * from a failure underneath (a Node error, an SDK error) keep it as `cause`, for logs and
+ * debugging; messages never depend on it, and `--json` output leaves it out.
  */
 import * as Schema from "effect/Schema"
+
+/** The failure underneath an error, when there is one. */
+const cause = Schema.optional(Schema.Unknown)
 
 /** A settings file or flag is wrong: names the file, the JSON path and the fix. Exit 2. */
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
   message: Schema.String,
+  cause,
   file: Schema.optional(Schema.String),
   path: Schema.optional(Schema.String)
 }) {}
 
 /** The command line itself is wrong (unknown tool, bad `--args`, missing argument). Exit 2. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
-  message: Schema.String
+  message: Schema.String,
+  cause
 }) {}
 
 /** A call was refused by a rule, or asked without a way to answer. Exit 3. */
 export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("PermissionDenied", {
   message: Schema.String,
+  cause,
   tool: Schema.String,
   /** The rule that decided (deny) or the rule to add (ask without a terminal). */
   rule: Schema.String,
@@ -32,6 +40,7 @@ export type UnavailableStatus = typeof UnavailableStatus.Type
 /** A server could not be used: failed to start or connect, needs auth, timed out, disabled. Exit 4. */
 export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("ServerUnavailable", {
   message: Schema.String,
+  cause,
   server: Schema.String,
   status: UnavailableStatus
 }) {}
@@ -39,6 +48,7 @@ export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("
 /** A transport-level failure talking to a connected server (connection lost, reset, bad frame). Exit 4. */
 export class TransportFailure extends Schema.TaggedError<TransportFailure>()("TransportFailure", {
   message: Schema.String,
+  cause,
   server: Schema.String,
   /** Node error code (ECONNRESET, EPIPE, …) or HTTP status, when known. */
   code: Schema.optional(Schema.String),
@@ -49,12 +59,14 @@ export class TransportFailure extends Schema.TaggedError<TransportFailure>()("Tr
 /** A Streamable HTTP session expired (404 with JSON-RPC -32001): re-initialize and retry once. */
 export class SessionExpired extends Schema.TaggedError<SessionExpired>()("SessionExpired", {
   message: Schema.String,
+  cause,
   server: Schema.String
 }) {}
 
 /** The server answered a request with a JSON-RPC error. Exit 4 for protocol errors. */
 export class McpRequestError extends Schema.TaggedError<McpRequestError>()("McpRequestError", {
   message: Schema.String,
+  cause,
   server: Schema.String,
   method: Schema.String,
   code: Schema.Number
@@ -63,6 +75,7 @@ export class McpRequestError extends Schema.TaggedError<McpRequestError>()("McpR
 /** A tool call ran past its timeout; the request was cancelled. Exit 5. */
 export class ToolTimeout extends Schema.TaggedError<ToolTimeout>()("ToolTimeout", {
   message: Schema.String,
+  cause,
   server: Schema.String,
   tool: Schema.String,
   timeoutMs: Schema.Number
@@ -79,7 +92,7 @@ export type McpctlError =
   | McpRequestError
   | ToolTimeout
 
-/** The exit code CLI.md promises for each error. */
+/** The exit code docs/CLI.md promises for each error. */
 export const exitCodeOf = (error: McpctlError): number => {
   switch (error._tag) {
     case "ConfigError":

@@ -1,6 +1,7 @@
 /**
- * Secrets never reach a terminal or a log: settings entries and URLs are printed through these,
- * which keep the shape (which keys exist) and hide the values.
+ * Secrets never reach a terminal or a log: settings entries, URLs and OAuth error texts are
+ * printed through these, which keep the shape (which keys exist) and hide the values. The one
+ * redaction module of the host.
  */
 import type { ResolvedServer } from "./config/ServerConfig.js"
 
@@ -54,4 +55,19 @@ export const redactServerConfig = (server: ResolvedServer): Record<string, unkno
     ...(typeof c.url === "string" ? { url: redactUrl(c.url) } : {}),
     ...(oauth?.clientSecret ? { oauth: { ...oauth, clientSecret: REDACTED } } : {})
   }
+}
+
+/**
+ * Replaces every known secret in `text` with `[redacted]`, plus anything that looks like a
+ * token field (`"access_token":"…"`, `Bearer …`), because SDK errors may quote raw response
+ * bodies and those must not reach a terminal or a log.
+ */
+export const redactSecrets = (text: string, secrets: ReadonlyArray<string | undefined> = []): string => {
+  let out = text
+  for (const s of secrets) {
+    if (s && s.length >= 4) out = out.split(s).join("[redacted]")
+  }
+  return out
+    .replace(/("?(?:access_token|refresh_token|id_token|client_secret|code_verifier)"?\s*[:=]\s*"?)[^"&\s,}]+/gi, "$1[redacted]")
+    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/g, "$1[redacted]")
 }

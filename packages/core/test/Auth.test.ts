@@ -17,6 +17,7 @@ import {
   signIn
 } from "../src/auth/Auth.js"
 import { McpctlOAuthProvider } from "../src/auth/TokenStore.js"
+import { redactSecrets } from "../src/Redact.js"
 import type { OAuthOptions, ResolvedServer } from "../src/config/ServerConfig.js"
 import {
   clearNeedsAuth,
@@ -30,7 +31,6 @@ import {
 } from "../src/pool/NeedsAuthCache.js"
 import {
   readStored,
-  redactSecrets,
   serverKey,
   storeFile,
   updateStored

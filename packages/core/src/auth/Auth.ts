@@ -19,11 +19,11 @@ import type { AddressInfo } from "node:net"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
 import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth } from "../pool/NeedsAuthCache.js"
+import { redactSecrets } from "../Redact.js"
 import {
   deleteStored,
   loopbackRedirectUrl,
   McpctlOAuthProvider,
-  redactSecrets,
   storeFile
 } from "./TokenStore.js"
 

@@ -5,7 +5,7 @@
  * Also the atomic-write and file-lock helpers the needs-auth cache shares, and `McpctlOAuthProvider`,
  * the SDK-facing adapter over this store.
  *
- * Secrets (tokens, client secrets) are only ever written to these files; `redactSecrets` scrubs
+ * Secrets (tokens, client secrets) are only ever written to these files; `Redact.redactSecrets` scrubs
  * them out of any text that could reach a user or a log.
  */
 import {
@@ -102,7 +102,7 @@ export const updateStored = async (
     if (next.tokens === undefined && next.clientInformation === undefined) {
       await fs.rm(file, { force: true })
     } else {
-      await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", 0o600)
+      await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n")
     }
     return next
   })
@@ -118,7 +118,7 @@ export const forget = (home: string, url: string | URL): Effect.Effect<void> =>
     Effect.catchAll((e) => Effect.logWarning(`could not remove OAuth state ${storeFile(home, url)}: ${String(e)}`))
   )
 
-/** The secret strings of an entry, for `redactSecrets`. */
+/** The secret strings of an entry, for `Redact.redactSecrets`. */
 export const secretsOf = (stored: StoredAuth): ReadonlyArray<string> => {
   const out: Array<string> = []
   if (stored.tokens?.access_token) out.push(stored.tokens.access_token)
@@ -129,20 +129,6 @@ export const secretsOf = (stored: StoredAuth): ReadonlyArray<string> => {
   return out
 }
 
-/**
- * Replaces every known secret in `text` with `[redacted]`, plus anything that looks like a
- * token field (`"access_token":"…"`, `Bearer …`), because SDK errors may quote raw response
- * bodies and those must not reach a terminal or a log.
- */
-export const redactSecrets = (text: string, secrets: ReadonlyArray<string | undefined> = []): string => {
-  let out = text
-  for (const s of secrets) {
-    if (s && s.length >= 4) out = out.split(s).join("[redacted]")
-  }
-  return out
-    .replace(/("?(?:access_token|refresh_token|id_token|client_secret|code_verifier)"?\s*[:=]\s*"?)[^"&\s,}]+/gi, "$1[redacted]")
-    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/g, "$1[redacted]")
-}
 
 // ---------------------------------------------------------------------------------------------
 // The SDK's view of the store

@@ -4,15 +4,15 @@
  */
 import * as Effect from "effect/Effect"
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser"
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
-import * as Path from "node:path"
+import { readFile } from "node:fs/promises"
 import type { ServerConfig } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
+import { writeFileAtomic } from "../internal/files.js"
 
 const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" }
 
 const fail = (file: string, what: string) => (e: unknown) =>
-  new ConfigError({ message: `${file}: cannot ${what} (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, file })
+  new ConfigError({ message: `${file}: cannot ${what} (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, file, cause: e })
 
 /** The file's text and its parsed value; a missing file is empty, a broken one is not edited. */
 const read = (file: string) =>
@@ -29,20 +29,13 @@ const read = (file: string) =>
     return Effect.succeed({ text, value: value as Record<string, any> })
   }))
 
-/** Writes next to the target then renames, so a crash or a concurrent reader never sees half a file. */
+/**
+ * Writes next to the target then renames, so a crash or a concurrent reader never sees half a
+ * file. Settings are ordinary files (0644 under the umask's directories), not secrets stores.
+ */
 const writeAtomic = (file: string, text: string) =>
   Effect.tryPromise({
-    try: async () => {
-      await mkdir(Path.dirname(file), { recursive: true })
-      const tmp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`
-      try {
-        await writeFile(tmp, text.endsWith("\n") ? text : `${text}\n`, "utf8")
-        await rename(tmp, file)
-      } catch (e) {
-        await rm(tmp, { force: true })
-        throw e
-      }
-    },
+    try: () => writeFileAtomic(file, text.endsWith("\n") ? text : `${text}\n`, { mode: 0o644, dirMode: 0o755 }),
     catch: fail(file, "write the settings file")
   })
 
@@ -50,7 +43,7 @@ const writeAtomic = (file: string, text: string) =>
 const edit = (file: string, text: string, path: Array<string | number>, value: unknown, isArrayInsertion = false) =>
   Effect.try({
     try: () => applyEdits(text, modify(text, path, value, { formattingOptions, isArrayInsertion })),
-    catch: (e) => new ConfigError({ message: `${file}: cannot set ${path.join(".")} (${String(e)}); fix the file by hand.`, file })
+    catch: (e) => new ConfigError({ message: `${file}: cannot set ${path.join(".")} (${String(e)}); fix the file by hand.`, file, cause: e })
   })
 
 /** Adds or replaces one server under `mcpServers`, creating the file and its directory if needed. */

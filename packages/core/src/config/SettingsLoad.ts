@@ -302,7 +302,8 @@ const readSettings = (file: string, required: boolean) =>
     catch: (e) => new ConfigError({
       message: `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
         (required ? " Check the --config path." : ""),
-      file
+      file,
+      cause: e
     })
   })
 

@@ -8,16 +8,18 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { createHash, randomBytes } from "node:crypto"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { writeFileAtomic } from "../internal/files.js"
 import type { ContentItem, FileContent, ShapeInput } from "./ContentItem.js"
 import { type DownsizeOptions, downsizeImage } from "./ImageResize.js"
 
 /** Writing an output file failed; the message names the directory to check. */
 export class OutputWriteError extends Schema.TaggedError<OutputWriteError>()("OutputWriteError", {
   message: Schema.String,
-  path: Schema.String
+  path: Schema.String,
+  cause: Schema.optional(Schema.Unknown)
 }) {}
 
 const EXTENSIONS: Record<string, string> = {
@@ -41,19 +43,10 @@ const exists = async (file: string, size: number): Promise<boolean> => {
   }
 }
 
-/** Writes temp-then-rename in the same directory, so a reader never sees a half-written file. */
+/** Saves `bytes` as `dir/name` atomically, unless the same content is there already (names are content hashes). */
 const writeAtomic = async (dir: string, name: string, bytes: Uint8Array): Promise<string> => {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 })
   const target = path.join(dir, name)
-  if (await exists(target, bytes.length)) return target
-  const tmp = path.join(dir, `.${name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`)
-  try {
-    await fs.writeFile(tmp, bytes, { flag: "wx", mode: 0o600 })
-    await fs.rename(tmp, target)
-  } catch (error) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined)
-    throw error
-  }
+  if (!(await exists(target, bytes.length))) await writeFileAtomic(target, bytes)
   return target
 }
 
@@ -79,7 +72,8 @@ export const persistBytes = Effect.fn("Content.persistBytes")(function*(
     catch: (error) =>
       new OutputWriteError({
         message: `could not write output file ${path.join(dir, name)}: ${error instanceof Error ? error.message : String(error)}; check that ${dir} is writable`,
-        path: path.join(dir, name)
+        path: path.join(dir, name),
+        cause: error
       })
   })
   return { path: file, mimeType, bytes: bytes.length } satisfies PersistedFile

@@ -17,19 +17,29 @@ const LOCK_STALE_MS = 10_000
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
+/** Modes of `writeFileAtomic`: private by default (tokens, caches, outputs). */
+export interface WriteOptions {
+  /** The file's mode (default 0600). */
+  readonly mode?: number
+  /** The mode of directories created on the way (default 0700). */
+  readonly dirMode?: number
+}
+
 /**
  * Writes `data` so that readers see either the old file or the new one, never half of one:
  * a uniquely named temp file in the same directory (pid + random, so two processes never share
  * one), flushed, then renamed over the target. The temp file is removed when anything fails.
+ * The one atomic writer of the host: tokens, caches, settings edits and saved outputs.
  */
-export const writeFileAtomic = async (file: string, data: string, mode = 0o600): Promise<void> => {
+export const writeFileAtomic = async (file: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> => {
+  const mode = options.mode ?? 0o600
   const dir = path.dirname(file)
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 })
+  await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o700 })
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`)
   try {
     const handle = await fs.open(tmp, "wx", mode)
     try {
-      await handle.writeFile(data, "utf8")
+      await handle.writeFile(data)
       await handle.chmod(mode)
       await handle.sync()
     } finally {

@@ -75,7 +75,7 @@ const update = (home: string, f: (entries: NeedsAuthEntries, now: number) => Nee
     yield* Effect.tryPromise(() =>
       withFileLock(file, async () => {
         const next = f(parseEntries(await readJsonFile(file)), now)
-        await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", 0o600)
+        await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n")
       })
     ).pipe(Effect.catchAll((e) => Effect.logWarning(`could not ${what} in ${file}: ${String(e.error)}`)))
   })

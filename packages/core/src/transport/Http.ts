@@ -163,7 +163,8 @@ export const openRemote = (
         new ServerUnavailable({
           server: server.name,
           status: "failed",
-          message: `Cannot open ${kind} transport to ${config.url} for server "${server.name}": ${messageOf(error)}. Check the "url" in ${server.source}.`
+          message: `Cannot open ${kind} transport to ${config.url} for server "${server.name}": ${messageOf(error)}. Check the "url" in ${server.source}.`,
+          cause: error
         })
     }),
     ({ transport }) =>

@@ -387,7 +387,7 @@ const spawnFailure = (server: ResolvedServer, config: StdioServerConfig, error: 
   } else {
     message = `Cannot start MCP server "${server.name}" (${describeCommand(shownConfig(server, config))}): ${error.message}`
   }
-  return new ServerUnavailable({ message, server: server.name, status: "failed" })
+  return new ServerUnavailable({ message, server: server.name, status: "failed", cause: error })
 }
 
 /**
