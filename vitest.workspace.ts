@@ -44,5 +44,18 @@ export default defineWorkspace([
       hookTimeout: 60_000,
       pool: "forks"
     }
+  },
+  {
+    // The packages as a user installs them: npm pack, npm install of the tarballs into temp dirs,
+    // the README's Library example type-checked and run there. Plain Node resolution, no conditions.
+    test: {
+      name: "package",
+      root: ".",
+      include: ["test/package.test.ts"],
+      globalSetup: ["./test/package.globalSetup.ts"],
+      testTimeout: 120_000,
+      hookTimeout: 180_000,
+      pool: "forks"
+    }
   }
 ])

@@ -1,4 +1,6 @@
-// The README's library example, kept runnable: packages/testing/test/example.test.ts runs it.
+// The README's Library block with its parts exported: packages/testing/test/example.test.ts runs it
+// here; test/package.test.ts runs the README block itself on the packed packages and checks that
+// this file matches it.
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { Permission } from "@mcpctl/core/Permission"

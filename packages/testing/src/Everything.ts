@@ -5,13 +5,22 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
+import { createRequire } from "node:module"
 import * as net from "node:net"
 import { fileURLToPath } from "node:url"
 
-/** The server's entry point, installed as a devDependency. */
-export const everythingServer: string = fileURLToPath(
-  new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
-)
+/**
+ * The server's entry point, resolved from wherever this package is installed (an optional peer
+ * dependency; the repository has it as a devDependency). When it is missing, the path it would have
+ * in the repository, so spawning it fails naming the package.
+ */
+export const everythingServer: string = (() => {
+  try {
+    return createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js")
+  } catch {
+    return fileURLToPath(new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url))
+  }
+})()
 
 /** A port that was free a moment ago on 127.0.0.1 (the server itself takes a PORT, not 0). */
 export const freePort = async (): Promise<number> => {

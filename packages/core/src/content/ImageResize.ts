@@ -36,7 +36,13 @@ export const DEFAULT_MAX_BYTES = 1024 * 1024
 
 type Sharp = typeof import("sharp")
 let sharpModule: Promise<Sharp> | undefined
-const loadSharp = (): Promise<Sharp> => (sharpModule ??= import("sharp").then((m) => m.default))
+// sharp is an optional peer dependency: without it every downsize fails with this message (Persist
+// then writes the image to a file as usual); importing this module never needs it.
+const notInstalled = (error: unknown) =>
+  /MODULE_NOT_FOUND/.test(String((error as { code?: unknown } | null)?.code)) && /["']sharp["']/.test(String(error))
+const loadSharp = (): Promise<Sharp> => (sharpModule ??= import("sharp").then((m) => m.default, (error: unknown) => {
+  throw notInstalled(error) ? new Error("the optional dependency sharp is not installed (npm install sharp)") : error
+}))
 
 /** Formats that models accept and that stay in their own format when re-encoded. */
 const KEPT = new Set(["png", "jpeg", "webp"])
