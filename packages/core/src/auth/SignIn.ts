@@ -1,0 +1,246 @@
+/**
+ * Sign-in policy of a host run: the OAuth provider each remote transport gets, and inline sign-in
+ * (the CLI's `--auth`, or a person at a terminal): when a server needs sign-in, run the browser
+ * flow with what the server's own challenge asked for, then retry — a bounded number of times,
+ * so a server that keeps answering `insufficient_scope` cannot loop us forever.
+ *
+ * What a person should read ("… needs sign-in", the URL to open) goes to Effect's `Console`
+ * error stream (stderr by default); swap the `Console` to show it elsewhere.
+ */
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js"
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js"
+import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js"
+import * as Console from "effect/Console"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { readFileSync } from "node:fs"
+import { McpConfig } from "../config/McpConfig.js"
+import type { ResolvedServer } from "../config/ServerConfig.js"
+import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { makeProvider, openInBrowser, remoteConfigOf, signIn } from "./Auth.js"
+import { McpctlOAuthProvider } from "./TokenStore.js"
+
+/** At most this many browser sign-ins per server in one run (step-up included). */
+export const MAX_SIGN_INS = 3
+
+/** Stands in for a client registration while only finding out what a sign-in would ask for. */
+const PROBE_CLIENT_ID = "mcpctl-challenge-probe"
+
+/** What the SDK would have asked the authorization server for, had it been allowed to. */
+export interface Challenge {
+  readonly scope: string | undefined
+  readonly resourceMetadataUrl: URL | undefined
+}
+
+/**
+ * The transport's provider when inline sign-in is allowed. Like the non-interactive provider it
+ * never opens a browser, but it lets the SDK run its discovery as far as the authorization URL,
+ * and records the scope and resource metadata URL it would use. That is the only place the scope
+ * of a step-up challenge (403 `insufficient_scope` on one request) is visible. No client is
+ * registered on the way: a placeholder client stands in, and nothing of it is stored.
+ */
+export class ChallengeRecordingProvider extends McpctlOAuthProvider {
+  /** Set when the SDK reached the authorization step. */
+  challenge: Challenge | undefined = undefined
+  private recordedDiscovery: OAuthDiscoveryState | undefined = undefined
+
+  override async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return this.recordedDiscovery
+  }
+
+  override saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.recordedDiscovery = state
+    super.saveDiscoveryState(state)
+  }
+
+  override async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    return (await super.clientInformation()) ?? { client_id: PROBE_CLIENT_ID }
+  }
+
+  override async redirectToAuthorization(url: URL): Promise<void> {
+    const metadataUrl = this.recordedDiscovery?.resourceMetadataUrl
+    this.challenge = {
+      scope: url.searchParams.get("scope") ?? undefined,
+      resourceMetadataUrl: metadataUrl ? new URL(metadataUrl) : undefined
+    }
+    await super.redirectToAuthorization(url)
+  }
+}
+
+/**
+ * `oauth.grantType: "client_credentials"`: the SDK's providers, which fetch a token on the first
+ * 401 without any user (HTTP Basic with `clientSecret`, or a JWT signed with `privateKeyFile`).
+ * Tokens stay in memory: getting a new one costs one request, and nothing secret is written.
+ */
+export const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider | undefined => {
+  const oauth = remoteConfigOf(server)?.oauth
+  if (!oauth?.clientId) return undefined
+  const scope = oauth.scopes?.join(" ")
+  if (oauth.privateKeyFile) {
+    return new PrivateKeyJwtProvider({
+      clientId: oauth.clientId,
+      privateKey: readFileSync(oauth.privateKeyFile, "utf8"),
+      algorithm: oauth.signingAlgorithm ?? "ES256",
+      clientName: "mcpctl",
+      ...(scope ? { scope } : {})
+    })
+  }
+  if (!oauth.clientSecret) return undefined
+  return new ClientCredentialsProvider({
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    clientName: "mcpctl",
+    ...(scope ? { scope } : {})
+  })
+}
+
+/** Options of `RemoteAuth.layer`. */
+export interface RemoteAuthOptions {
+  /**
+   * Whether a server that needs sign-in may get it inline (then the program retries). With it,
+   * providers record each server's challenge for that sign-in; without it they only use and
+   * refresh stored tokens, and a server that needs sign-in is reported `needs-auth`.
+   */
+  readonly inline: boolean
+}
+
+/** The per-run OAuth state of a host: providers per remote server, and what they saw. */
+export class RemoteAuth extends Context.Tag("@mcpctl/core/RemoteAuth")<
+  RemoteAuth,
+  {
+    /** Whether a server that needs sign-in may get it inline (then the command retries). */
+    readonly inline: boolean
+    /** The provider a remote transport gets (what `Transport.layerWith` calls per open). */
+    readonly providerFor: (server: ResolvedServer) => OAuthClientProvider | undefined
+    /** Whether the last transport of `server` stopped because it needs a (new) sign-in. */
+    readonly needsSignIn: (server: string) => boolean
+    /** The challenge the last transport of `server` saw, if it got that far. */
+    readonly challengeOf: (server: string) => Challenge | undefined
+  }
+>() {
+  /** Providers from the settings and `$MCPCTL_HOME`; `inline` says whether they record challenges. */
+  static readonly layer = (options: RemoteAuthOptions): Layer.Layer<RemoteAuth, never, McpConfig> =>
+    Layer.effect(RemoteAuth, make(options))
+}
+
+/** Builds the service for one run. */
+export const make = (options: RemoteAuthOptions) =>
+  Effect.gen(function*() {
+    const { home } = yield* McpConfig
+    const { inline } = options
+    const last = new Map<string, McpctlOAuthProvider>()
+    return RemoteAuth.of({
+      inline,
+      providerFor: (server) => {
+        const remote = remoteConfigOf(server)
+        if (!remote || remote.type === "ws") return undefined
+        if (remote.oauth?.grantType === "client_credentials") return clientCredentialsProvider(server)
+        const provider = inline
+          ? new ChallengeRecordingProvider({
+            home,
+            serverName: server.name,
+            serverUrl: remote.url,
+            oauth: remote.oauth,
+            clientMetadataUrl: remote.oauth?.clientMetadataUrl
+          })
+          : makeProvider(home, server)
+        if (provider) last.set(server.name, provider)
+        return provider
+      },
+      needsSignIn: (server) => last.get(server)?.needsAuth === true,
+      challengeOf: (server) => {
+        const p = last.get(server)
+        return p instanceof ChallengeRecordingProvider ? p.challenge : undefined
+      }
+    })
+  })
+
+/** The server a failure is about, when it carries one. */
+const serverOf = (error: unknown): string | undefined => {
+  const s = (error as { server?: unknown } | null)?.server
+  return typeof s === "string" ? s : undefined
+}
+
+/** Whether a failure means "sign in to this server first" (pure). */
+export const authFailureServer = (error: unknown, needsSignIn: (server: string) => boolean): string | undefined => {
+  const server = serverOf(error)
+  if (server === undefined) return undefined
+  const status = (error as { status?: unknown }).status
+  return status === "needs-auth" || needsSignIn(server) ? server : undefined
+}
+
+/** The error of one inline sign-in. */
+export type SignInError = Effect.Effect.Error<ReturnType<typeof signIn>>
+
+/**
+ * Runs `program`; when it fails because a remote server needs sign-in (401, or 403
+ * `insufficient_scope` for a scope we do not hold yet) and inline sign-in is allowed, signs in
+ * with the challenge's scope, drops the server's connection and runs `program` again. Gives up
+ * after `MAX_SIGN_INS` sign-ins per server, or when a challenge repeats a scope already granted
+ * in this run (a server that will never be satisfied).
+ */
+export const withInlineAuth = <A, E, R>(
+  program: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | SignInError, R | RemoteAuth | McpConfig | ConnectionPool> =>
+  Effect.gen(function*() {
+    const auth = yield* RemoteAuth
+    if (!auth.inline) return yield* program
+    const granted = new Map<string, Set<string>>()
+    const loop = (): Effect.Effect<A, E | SignInError, R | McpConfig | ConnectionPool> =>
+      program.pipe(Effect.catchAll((error) =>
+        Effect.gen(function*() {
+          const name = authFailureServer(error, auth.needsSignIn)
+          if (name === undefined) return yield* Effect.fail(error)
+          const scopes = granted.get(name) ?? new Set<string>()
+          const challenge = auth.challengeOf(name)
+          const scopeKey = challenge?.scope ?? ""
+          if (scopes.size >= MAX_SIGN_INS || scopes.has(scopeKey)) return yield* Effect.fail(error)
+          scopes.add(scopeKey)
+          granted.set(name, scopes)
+          yield* signInServer(name, challenge)
+          return yield* loop()
+        })
+      ))
+    return yield* loop()
+  })
+
+/** One inline sign-in, then the server's connection is dropped so the next use reconnects with the new tokens. */
+export const signInServer = (name: string, challenge: Challenge | undefined) =>
+  Effect.gen(function*() {
+    const config = yield* McpConfig
+    const pool = yield* ConnectionPool
+    const server = config.servers.find((s) => s.name === name)
+    if (!server) return
+    const remote = remoteConfigOf(server)
+    const console = yield* Effect.console
+    yield* console.error(`${name} needs sign-in${challenge?.scope ? ` (scope: ${challenge.scope})` : ""}.`)
+    yield* signIn(server, {
+      home: config.home,
+      openUrl: openInBrowser,
+      print: (line) => console.unsafe.error(line),
+      clientMetadataUrl: remote?.oauth?.clientMetadataUrl,
+      challenge
+    })
+    yield* pool.invalidate(name)
+  })
+
+/**
+ * A listing keeps going when a server fails, so its sign-in cannot hang off a failure: every
+ * server the listing reports as needing sign-in gets one (one browser flow at a time), and the
+ * caller lists again. Returns whether anything was attempted.
+ */
+export const signInWhereNeeded = (errors: ReadonlyArray<{ readonly server: string; readonly status: string }>) =>
+  Effect.gen(function*() {
+    const auth = yield* RemoteAuth
+    if (!auth.inline) return false
+    const servers = errors
+      .filter((e) => e.status === "needs-auth" || auth.needsSignIn(e.server))
+      .map((e) => e.server)
+    for (const name of servers) {
+      yield* withInlineAuth(signInServer(name, auth.challengeOf(name))).pipe(
+        Effect.catchAll((error) => Console.error(`${name}: ${error.message}`))
+      )
+    }
+    return servers.length > 0
+  })
