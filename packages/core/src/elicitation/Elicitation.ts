@@ -151,6 +151,8 @@ export interface Answerer {
    * once the server reports the steps complete). False: the refusal stands.
    */
   readonly opensRequiredUrls: boolean
+  /** Opens a URL of a refused call's step; default `openInBrowser` (`$BROWSER`, else the platform opener). */
+  readonly openUrl?: ((url: string) => Effect.Effect<void>) | undefined
 }
 
 /** How long a URL step of a refused call may take before the call is sent again anyway (ms). */
@@ -197,21 +199,25 @@ export class Elicitation extends Context.Tag("@mcpctl/core/Elicitation")<
 export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
   Effect.gen(function*() {
     const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
+    const openUrl = answerer.openUrl ?? openInBrowser
     const completed = new Set<string>()
     const waiters = new Map<string, () => void>()
 
+    // Checked when it runs, not when it is built: the notice may come while the URL opens.
     const awaitCompletion = (elicitationId: string, timeoutMs: number): Effect.Effect<boolean> =>
-      completed.has(elicitationId)
-        ? Effect.succeed(true)
-        : Effect.async<boolean>((resume) => {
-          waiters.set(elicitationId, () => {
-            waiters.delete(elicitationId)
-            resume(Effect.succeed(true))
-          })
-          return Effect.sync(() => waiters.delete(elicitationId))
-        }).pipe(
-          Effect.timeoutTo({ duration: Duration.millis(timeoutMs), onTimeout: () => false, onSuccess: (done) => done })
-        )
+      Effect.suspend(() =>
+        completed.has(elicitationId)
+          ? Effect.succeed(true)
+          : Effect.async<boolean>((resume) => {
+            waiters.set(elicitationId, () => {
+              waiters.delete(elicitationId)
+              resume(Effect.succeed(true))
+            })
+            return Effect.sync(() => waiters.delete(elicitationId))
+          }).pipe(
+            Effect.timeoutTo({ duration: Duration.millis(timeoutMs), onTimeout: () => false, onSuccess: (done) => done })
+          )
+      )
 
     return Elicitation.of({
       answer: answerer.answer,
@@ -229,7 +235,7 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
           ? Effect.succeed(false)
           : Effect.forEach(steps, (step) =>
             Console.error(`${server} needs you to complete a step in the browser: ${step.message}\n  ${step.url}`).pipe(
-              Effect.zipRight(openInBrowser(step.url)),
+              Effect.zipRight(openUrl(step.url)),
               Effect.zipRight(awaitCompletion(step.elicitationId, URL_STEP_WAIT_MS))
             ), { discard: true }).pipe(Effect.as(true))
     })
