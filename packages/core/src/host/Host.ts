@@ -18,7 +18,7 @@ import * as EffectLogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import { forwardServerLogs, type LogLevel, type ServerLog } from "../catalog/Resources.js"
 import { ToolRegistry } from "../catalog/ToolRegistry.js"
-import type { McpConfig } from "../config/McpConfig.js"
+import { McpConfig } from "../config/McpConfig.js"
 import { Elicitation } from "../elicitation/Elicitation.js"
 import * as ElicitationModule from "../elicitation/Elicitation.js"
 import { Permission, Prompter, RuleWriter } from "../permission/Permission.js"
@@ -80,10 +80,17 @@ export const layer = <E>(options: HostOptions<E>): Layer.Layer<HostServices, E> 
   )
   return ToolRegistry.layer.pipe(
     Layer.provideMerge(Layer.merge(pool, permission)),
-    Layer.provideMerge(Layer.merge(remoteAuth, elicitation)),
+    Layer.provideMerge(Layer.mergeAll(remoteAuth, elicitation, logSettings)),
     Layer.provideMerge(options.config)
   )
 }
+
+/** What the settings resolved to, for `--log-level debug`: each server and where it is defined. */
+const logSettings = Layer.effectDiscard(Effect.flatMap(McpConfig, (config) =>
+  Effect.logDebug(
+    `settings: ${config.servers.length} server${config.servers.length === 1 ? "" : "s"}` +
+      config.servers.map((s) => `\n  ${s.name} (${s.transport}${s.config.disabled ? ", disabled" : ""}) from ${s.scope}: ${s.source}`).join("")
+  )))
 
 /** The pool's options: the host's client handlers first, then the caller's. */
 const poolOptions = (options: HostOptions<unknown>, elicitation: Elicitation["Type"] | undefined): PoolOptions => {
@@ -212,7 +219,7 @@ const readTracingSettings = Effect.map(
 /**
  * Spans exported over OTLP/HTTP (JSON) when the OpenTelemetry variables name an endpoint; else
  * nothing at all: the exporter module is imported only when tracing is on. The last spans are
- * sent when the layer's scope closes (at most 3 s). Failed exports are dropped.
+ * sent when the layer's scope closes (at most 1 s). Failed exports are dropped.
  */
 export const layerTracing = (options: { readonly serviceVersion?: string } = {}): Layer.Layer<never> =>
   Layer.unwrapEffect(Effect.gen(function*() {

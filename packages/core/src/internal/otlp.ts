@@ -23,6 +23,6 @@ export const layer = (options: OtlpOptions): Layer.Layer<never> =>
     url: options.url,
     headers: options.headers,
     resource: { serviceName: options.serviceName, serviceVersion: options.serviceVersion },
-    // A CLI run is short: what is left goes out when the scope closes, bounded by this.
-    shutdownTimeout: "3 seconds"
+    // A CLI run is short: what is left goes out when the scope closes, bounded by this (a collector that is down delays the exit by at most this).
+    shutdownTimeout: "1 second"
   }).pipe(Layer.provide(Layer.merge(FetchHttpClient.layer, OtlpSerialization.layerJson)))
