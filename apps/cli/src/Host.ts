@@ -156,16 +156,19 @@ export const setExitCode = (code: number) => Effect.sync(() => (successCode = co
 export const exitCodeFor = (failure: McpctlError | undefined) => (failure ? exitCodeOf(failure) : successCode)
 
 /**
- * Runs a command on the host; a failure is printed (and, with `--json`, also written as the JSON
- * document) and fails on with the same error so the exit code follows it.
+ * Runs `command` on the host, in a span named after it; a failure is printed (and, with
+ * `--json`, also written as the JSON document) and fails on with the same error so the exit code
+ * follows it.
  */
 export const runOnHost = <A, E extends McpctlError>(
+  command: string,
   options: HostOptions,
   program: Effect.Effect<A, E, Host>
 ): Effect.Effect<A, E | McpctlError> =>
   program.pipe(
     Effect.provide(hostLayer(options)),
     Effect.tapError((error) => Effect.sync(() => report(options, error))),
+    Effect.withSpan(`mcpctl ${command}`, { captureStackTrace: false }),
     // Spans of the run go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT says where.
     Effect.provide(CoreHost.layerTracing({ serviceVersion: VERSION }))
   )

@@ -51,7 +51,7 @@ export const call = Command.make(
   "call",
   { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, yes: Flags.yes, args: argsJson, timeout, name, pairs },
   (flags) =>
-    runOnHost(flags, Effect.gen(function*() {
+    runOnHost("call", flags, Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const config = yield* McpConfig
       // Inline sign-in (bounded) may be needed to list the tools as well as to call one.

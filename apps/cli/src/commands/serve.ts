@@ -18,6 +18,7 @@ const http = Options.integer("http").pipe(
 
 export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http }, (flags) =>
   runOnHost(
+    "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
     { ...flags, noPrompt: true },
     Effect.gen(function*() {

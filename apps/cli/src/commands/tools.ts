@@ -10,7 +10,7 @@ import { connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
 export const tools = Command.make("tools", { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, servers: Flags.servers }, (flags) =>
-  runOnHost(flags, Effect.gen(function*() {
+  runOnHost("tools", flags, Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const permission = yield* Permission
     const wanted = yield* connectWithProgress(flags.servers)
