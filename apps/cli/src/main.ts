@@ -8,7 +8,6 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as CoreHost from "@mcpctl/core/Host"
 import { auth, logout } from "./commands/auth.js"
@@ -67,7 +66,8 @@ const exitAfterFlush = (code: number) => {
 const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(process.argv.slice(2)) ?? "warning"))
 
 cli(process.argv).pipe(
-  Effect.provide(Layer.merge(NodeContext.layer, logs)),
+  Effect.provide(NodeContext.layer),
+  Effect.provide(logs),
   NodeRuntime.runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,

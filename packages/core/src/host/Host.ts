@@ -140,15 +140,17 @@ export const effectLogLevel = (level: LogLevel): EffectLogLevel.LogLevel => {
  * Messages go through the `Console` service's `error`, so a swapped console receives them.
  */
 export const layerLogger = (level: EffectLogLevel.LogLevel): Layer.Layer<never> =>
-  Layer.merge(
-    Layer.fiberRefLocallyScopedWith(FiberRef.currentLoggers, (loggers) =>
+  // One layer, both references set on the fiber that builds it (a merge would set them on
+  // forked fibers, and a merged-back logger set outlives the layer's scope).
+  Layer.scopedDiscard(Effect.zipRight(
+    Effect.locallyScopedWith(FiberRef.currentLoggers, (loggers) =>
       loggers.pipe(
         HashSet.remove(Logger.defaultLogger),
         HashSet.remove(Logger.prettyLoggerDefault),
         HashSet.add(Logger.prettyLogger({ stderr: true, colors: process.stderr.isTTY === true }))
       )),
-    Logger.minimumLogLevel(level)
-  )
+    Effect.locallyScoped(FiberRef.currentMinimumLogLevel, level)
+  ))
 
 // ---------------------------------------------------------------------------------------------
 // Traces
