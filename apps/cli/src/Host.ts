@@ -1,29 +1,23 @@
 /**
- * The host a command runs on: the core layers composed from the command line (settings scopes,
- * how to ask for permission), and the one place that turns failures into messages and exit codes.
+ * The host a command runs on: `@mcpctl/core/Host` composed from the command line (settings
+ * scopes, how to ask for permission and answer elicitations, inline sign-in), and the one place
+ * that turns failures into messages and exit codes.
  */
-import { addPermissionRule } from "@mcpctl/core/SettingsFile"
+import { type ConfigError, exitCodeOf, type McpctlError, UsageError } from "@mcpctl/core/Errors"
+import { Elicitation } from "@mcpctl/core/Elicitation"
+import * as CoreHost from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
-import { scopeFile } from "@mcpctl/core/SettingsLoad"
-import { type ServerConfig } from "@mcpctl/core/ServerConfig"
-import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import {
-  type ConfigError,
-  exitCodeOf,
-  type McpctlError,
-  UsageError
-} from "@mcpctl/core/Errors"
-import { forwardServerLogs, type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
-import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
+import { Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { redactText } from "@mcpctl/core/Redact"
-import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
-import { Transport } from "@mcpctl/core/Transport"
+import { type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
+import { type ServerConfig } from "@mcpctl/core/ServerConfig"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { elicitationCapabilities, Elicitations, makeElicitation } from "./Elicitation.js"
 import { err, json } from "./Render.js"
-import { RemoteAuth } from "./SignIn.js"
+
+/** The version `--version` prints and spans carry. */
+export const VERSION = "0.1.0"
 
 /** Flags every command takes. */
 export interface GlobalFlags {
@@ -124,15 +118,6 @@ const logLine = ({ data, level, logger, server }: ServerLog) => {
   process.stderr.write(`${clear}[${server}${logger ? `/${logger}` : ""}] ${level}: ${text}\n`)
 }
 
-/** "Always" answers become allow rules in the project's local settings file. */
-const ruleWriterLayer = Layer.effect(
-  RuleWriter,
-  Effect.map(McpConfig, (config) => ({
-    allowAlways: (rule: string) =>
-      addPermissionRule(scopeFile("local", config.projectDir, config.home), "allow", rule)
-  }))
-)
-
 /** Can we ask a person? Only with a terminal on both ends, and never in `--json` mode. */
 export const interactive = (flags: GlobalFlags & { readonly noPrompt?: boolean | undefined }): boolean =>
   !flags.json && !flags.noPrompt && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
@@ -148,36 +133,20 @@ export const hostLayer = (options: HostOptions) => {
       env: process.env,
       adhoc
     })
-  const threshold = options.logLevel ?? "warning"
-  const logs = forwardServerLogs(threshold, logLine)
-  const elicitations = Layer.sync(Elicitations, () =>
-    makeElicitation(options.yes ? "defaults" : interactive(options) ? "ask" : "decline"))
-  const remoteAuth = RemoteAuth.layer(inlineAuth(options))
-  // OAuth providers come from RemoteAuth (per run), elicitation handlers from Elicitations.
-  const transport = Layer.unwrapEffect(Effect.map(RemoteAuth, (auth) => Transport.layerWith({ authProviderFor: auth.providerFor })))
-  const pool = Layer.unwrapEffect(Effect.map(Elicitations, (elicitation) =>
-    ConnectionPool.layerWith({
-      capabilities: { capabilities: elicitationCapabilities },
-      configureClient: (client, server) => {
-        // Server log notifications never reach stdout, so `--json` stays one clean document.
-        logs(client, server)
-        elicitation.configure(client, server)
-      }
-    }))).pipe(Layer.provide(transport), Layer.provideMerge(Layer.merge(remoteAuth, elicitations)))
-  const prompter = options.yes
-    ? Prompter.layerYes
-    : interactive(options)
-    ? Prompter.layerTerminal
-    : Prompter.layerNone
-  const permission = Permission.layer.pipe(Layer.provide(Layer.merge(prompter, ruleWriterLayer)))
-  return ToolRegistry.layer.pipe(
-    Layer.provideMerge(Layer.merge(pool, permission)),
-    Layer.provideMerge(config)
-  )
+  const ask = interactive(options)
+  return CoreHost.layer({
+    config,
+    prompter: options.yes ? Prompter.layerYes : ask ? Prompter.layerTerminal : Prompter.layerNone,
+    ruleWriter: RuleWriter.layerLocalSettings,
+    elicitation: options.yes ? Elicitation.layerDefaults : ask ? Elicitation.layerTerminal : Elicitation.layerDecline,
+    signIn: { inline: inlineAuth(options) },
+    // Server log notifications never reach stdout, so `--json` stays one clean document.
+    serverLogs: { threshold: options.logLevel ?? "warning", write: logLine }
+  })
 }
 
 /** Services a command handler may use. */
-export type Host = Layer.Layer.Success<ReturnType<typeof hostLayer>>
+export type Host = CoreHost.HostServices
 
 /** The exit code of a run that did not fail (1 when a tool returned `isError`). */
 let successCode = 0
@@ -187,16 +156,21 @@ export const setExitCode = (code: number) => Effect.sync(() => (successCode = co
 export const exitCodeFor = (failure: McpctlError | undefined) => (failure ? exitCodeOf(failure) : successCode)
 
 /**
- * Runs a command on the host; a failure is printed (and, with `--json`, also written as the JSON
- * document) and fails on with the same error so the exit code follows it.
+ * Runs `command` on the host, in a span named after it; a failure is printed (and, with
+ * `--json`, also written as the JSON document) and fails on with the same error so the exit code
+ * follows it.
  */
 export const runOnHost = <A, E extends McpctlError>(
+  command: string,
   options: HostOptions,
   program: Effect.Effect<A, E, Host>
 ): Effect.Effect<A, E | McpctlError> =>
   program.pipe(
     Effect.provide(hostLayer(options)),
-    Effect.tapError((error) => Effect.sync(() => report(options, error)))
+    Effect.tapError((error) => Effect.sync(() => report(options, error))),
+    Effect.withSpan(`mcpctl ${command}`, { captureStackTrace: false }),
+    // Spans of the run go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT says where.
+    Effect.provide(CoreHost.layerTracing({ serviceVersion: VERSION }))
   )
 
 /** Prints a failure: the message on stderr; with `--json`, `{"error": …}` on stdout. */

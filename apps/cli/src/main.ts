@@ -9,6 +9,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as CoreHost from "@mcpctl/core/Host"
 import { auth, logout } from "./commands/auth.js"
 import { call } from "./commands/call.js"
 import { add, get, remove } from "./commands/manage.js"
@@ -17,14 +18,15 @@ import { read, resources } from "./commands/resources.js"
 import { serve } from "./commands/serve.js"
 import { servers } from "./commands/servers.js"
 import { tools } from "./commands/tools.js"
-import { exitCodeFor } from "./Host.js"
+import { logLevelFromArgv } from "./Flags.js"
+import { exitCodeFor, VERSION } from "./Host.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
   Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, auth, logout, serve])
 )
 
-const cli = Command.run(mcpctl, { name: "mcpctl", version: "0.1.0" })
+const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
 
 /** Exit codes of CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
 const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
@@ -56,10 +58,19 @@ const exitAfterFlush = (code: number) => {
   process.stdout.write("", () => process.stderr.write("", () => process.exit(code)))
 }
 
+/**
+ * Effect's own logs (warnings about caches, debug logs) go to stderr at `--log-level` and above
+ * (default warning): stdout carries only the command's output, the `--json` document, or serve's
+ * JSON-RPC stream.
+ */
+const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(process.argv.slice(2)) ?? "warning"))
+
 cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),
+  Effect.provide(logs),
   NodeRuntime.runMain({
     disableErrorReporting: true,
+    disablePrettyLogger: true,
     teardown: (exit) => exitAfterFlush(codeOf(exit))
   })
 )

@@ -48,7 +48,7 @@ export const auth = Command.make(
   "auth",
   { ...Flags.global, ...Flags.adhoc, force, name: serverName },
   (flags) =>
-    runOnHost(flags, Effect.gen(function*() {
+    runOnHost("auth", flags, Effect.gen(function*() {
       const config = yield* McpConfig
       const server = yield* namedServer(flags.name, flags.adhocName, isAdhoc(flags))
       const remote = remoteConfigOf(server)
@@ -68,7 +68,7 @@ export const logout = Command.make(
   "logout",
   { ...Flags.global, ...Flags.adhoc, name: serverName },
   (flags) =>
-    runOnHost(flags, Effect.gen(function*() {
+    runOnHost("logout", flags, Effect.gen(function*() {
       const config = yield* McpConfig
       const server = yield* namedServer(flags.name, flags.adhocName, isAdhoc(flags))
       const existed = yield* forget(config.home, server)

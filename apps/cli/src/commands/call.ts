@@ -6,7 +6,7 @@ import { McpConfig, outputTokensFor } from "@mcpctl/core/McpConfig"
 import { budgetChars, shapeCallResult } from "@mcpctl/core/Shape"
 import { persistCallContent } from "@mcpctl/core/Persist"
 import { setLogLevel } from "@mcpctl/core/Resources"
-import { openInBrowser } from "@mcpctl/core/Auth"
+import { withInlineAuth } from "@mcpctl/core/SignIn"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
@@ -15,9 +15,7 @@ import * as Schema from "effect/Schema"
 import * as Path from "node:path"
 import { buildArguments } from "../Args.js"
 import * as Flags from "../Flags.js"
-import { type ElicitationState, Elicitations } from "../Elicitation.js"
-import { interactive, runOnHost, setExitCode } from "../Host.js"
-import { withInlineAuth } from "../SignIn.js"
+import { runOnHost, setExitCode } from "../Host.js"
 import { err, json, out, renderContent } from "../Render.js"
 
 const name = Args.text({ name: "name" }).pipe(Args.withDescription("Tool name, mcp__<server>__<tool>"))
@@ -49,45 +47,13 @@ const progressLine = (label: string, enabled = Boolean(process.stderr.isTTY)) =>
   }
 }
 
-/** JSON-RPC error code of "this request needs a URL elicitation first". */
-const URL_ELICITATION_REQUIRED = -32042
-
-/** How long a URL elicitation may take before the call is retried anyway (ms). */
-const URL_ELICITATION_WAIT_MS = 120_000
-
-/**
- * Runs a call; when the server refuses it with -32042 (a URL elicitation is required), opens each
- * URL like sign-in does, waits for the server's completion notice, and retries once. Without a
- * terminal and without `--yes` nothing is opened: the error stands.
- */
-const callWithUrlElicitation = <A, E, R>(
-  run: () => Effect.Effect<A, E, R>,
-  server: string,
-  elicitations: ElicitationState,
-  mayOpen: boolean
-): Effect.Effect<A, E, R> =>
-  run().pipe(Effect.catchAll((error) => {
-    const code = (error as { code?: unknown }).code
-    const pending = code === URL_ELICITATION_REQUIRED ? elicitations.takeUrlElicitations(server) : []
-    if (pending.length === 0 || !mayOpen) return Effect.fail(error)
-    return Effect.gen(function*() {
-      for (const e of pending) {
-        err(`${server} needs you to complete a step in the browser: ${e.message}\n  ${e.url}`)
-        yield* openInBrowser(e.url)
-        yield* Effect.promise(() => elicitations.awaitCompletion(e.elicitationId, URL_ELICITATION_WAIT_MS))
-      }
-      return yield* run()
-    })
-  }))
-
 export const call = Command.make(
   "call",
   { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, yes: Flags.yes, args: argsJson, timeout, name, pairs },
   (flags) =>
-    runOnHost(flags, Effect.gen(function*() {
+    runOnHost("call", flags, Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const config = yield* McpConfig
-      const elicitations = yield* Elicitations
       // Inline sign-in (bounded) may be needed to list the tools as well as to call one.
       const { result, tool } = yield* withInlineAuth(Effect.gen(function*() {
         const tool = yield* registry.resolve(flags.name)
@@ -98,16 +64,12 @@ export const call = Command.make(
         )
         yield* Effect.ignore(setLogLevel(tool.server, flags.logLevel))
         const progress = progressLine(tool.name)
-        const { result } = yield* callWithUrlElicitation(
-          () =>
-            registry.call(flags.name, args, {
-              timeoutMs: Option.getOrUndefined(flags.timeout),
-              onProgress: progress.onProgress
-            }).pipe(Effect.ensuring(progress.done)),
-          tool.server,
-          elicitations,
-          flags.yes || interactive(flags)
-        )
+        // A call refused until the user completes a step in the browser (-32042) is sent again
+        // by the registry once the step is done (with --yes or on a terminal).
+        const { result } = yield* registry.call(flags.name, args, {
+          timeoutMs: Option.getOrUndefined(flags.timeout),
+          onProgress: progress.onProgress
+        }).pipe(Effect.ensuring(progress.done))
         return { result, tool }
       }))
       const persisted = yield* persistCallContent(result, Path.join(config.home, "outputs")).pipe(

@@ -120,7 +120,7 @@ export const remove = Command.make("remove", { cwd: Flags.cwd, scope, name: serv
   }))).pipe(Command.withDescription("Remove a server from a settings scope (every scope that has it, unless --scope)"))
 
 export const get = Command.make("get", { ...Flags.global, name: serverName }, (flags) =>
-  runOnHost(flags, Effect.gen(function*() {
+  runOnHost("get", flags, Effect.gen(function*() {
     const config = yield* McpConfig
     const server = findServer(config.servers, flags.name)
     if (!server) return yield* new UsageError({ message: unknownServerMessage([flags.name], config.servers) })

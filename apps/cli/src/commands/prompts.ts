@@ -19,7 +19,7 @@ import { err, json, oneLine, out, renderContent, table } from "../Render.js"
 
 /** Lists prompts with their declared arguments, so `prompt` can be called without guessing. */
 export const prompts = Command.make("prompts", { ...Flags.global, ...Flags.adhoc, servers: Flags.servers }, (flags) =>
-  runOnHost(flags, Effect.gen(function*() {
+  runOnHost("prompts", flags, Effect.gen(function*() {
     const wanted = yield* connectWithProgress(flags.servers)
     const all = yield* listAllPrompts(wanted)
     const rows = all.prompts.map((p) => ({
@@ -59,7 +59,7 @@ const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
  * missing or unknown one), because servers answer bad arguments with opaque errors.
  */
 export const prompt = Command.make("prompt", { ...Flags.global, ...Flags.adhoc, server, name, pairs }, (flags) =>
-  runOnHost(flags, Effect.gen(function*() {
+  runOnHost("prompt", flags, Effect.gen(function*() {
     yield* checkServerNames([flags.server])
     const config = yield* McpConfig
     const args = yield* parsePromptPairs(flags.pairs)

@@ -21,7 +21,7 @@ import { err, json, oneLine, out, table } from "../Render.js"
 
 /** Lists what servers offer besides tools; templates too, since their URIs are what `read` needs filled in. */
 export const resources = Command.make("resources", { ...Flags.global, ...Flags.adhoc, servers: Flags.servers }, (flags) =>
-  runOnHost(flags, Effect.gen(function*() {
+  runOnHost("resources", flags, Effect.gen(function*() {
     const wanted = yield* connectWithProgress(flags.servers)
     const all = yield* listAllResources(wanted)
     const resources = all.resources.map((r) => ({
@@ -75,7 +75,7 @@ const writeError = (file: string) => (e: unknown) =>
  * under `$MCPCTL_HOME/outputs`, or to `--out FILE`) and the path is printed instead.
  */
 export const read = Command.make("read", { ...Flags.global, ...Flags.adhoc, out: outFile, server, uri }, (flags) =>
-  runOnHost(flags, Effect.gen(function*() {
+  runOnHost("read", flags, Effect.gen(function*() {
     yield* checkServerNames([flags.server])
     const config = yield* McpConfig
     yield* Effect.ignore(setLogLevel(flags.server, flags.logLevel))

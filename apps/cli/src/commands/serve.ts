@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
+import { err } from "../Render.js"
 
 const http = Options.integer("http").pipe(
   Options.optional,
@@ -17,10 +18,17 @@ const http = Options.integer("http").pipe(
 
 export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http }, (flags) =>
   runOnHost(
+    "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
     { ...flags, noPrompt: true },
-    Effect.scoped(Effect.flatMap(
-      Effect.promise(() => import("./serveImpl.js")),
-      (impl) => Option.match(flags.http, { onNone: () => impl.serveStdio, onSome: impl.serveHttp })
-    ))
+    Effect.gen(function*() {
+      // Loaded only now: the SDK's server side (with its HTTP framework) would otherwise be
+      // loaded, and set up, by every command's cold start.
+      const { Gateway } = yield* Effect.promise(() => import("@mcpctl/core/Gateway"))
+      const layer = Option.match(flags.http, { onNone: () => Gateway.layerStdio, onSome: (port) => Gateway.layerHttp({ port }) })
+      yield* Effect.flatMap(Gateway, (gateway) => {
+        err(`mcpctl serve: serving MCP on ${gateway.address}`)
+        return gateway.closed
+      }).pipe(Effect.provide(layer))
+    })
   )).pipe(Command.withDescription("Serve every allowed tool, resource and prompt of the configured servers as one MCP server"))

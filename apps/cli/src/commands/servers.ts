@@ -74,7 +74,7 @@ export const gather = Effect.gen(function*() {
 const dash = (n: number | null) => (n === null ? "-" : String(n))
 
 export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc }, (flags) =>
-  runOnHost(flags, Effect.gen(function*() {
+  runOnHost("servers", flags, Effect.gen(function*() {
     const reports = yield* gather
     if (flags.json) return json({ servers: reports })
     if (reports.length === 0) {

@@ -1,16 +1,16 @@
 /** `mcpctl tools [SERVER…]`: the catalogue. */
 import * as Command from "@effect/cli/Command"
 import { Permission } from "@mcpctl/core/Permission"
+import { signInWhereNeeded } from "@mcpctl/core/SignIn"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
 import { connectWithProgress } from "../Progress.js"
-import { signInWhereNeeded } from "../SignIn.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
 export const tools = Command.make("tools", { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, servers: Flags.servers }, (flags) =>
-  runOnHost(flags, Effect.gen(function*() {
+  runOnHost("tools", flags, Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const permission = yield* Permission
     const wanted = yield* connectWithProgress(flags.servers)

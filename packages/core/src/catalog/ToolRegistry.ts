@@ -3,11 +3,12 @@
  * the one call path (resolve → permission → `tools/call` with its timeout).
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolResultSchema, ErrorCode, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { McpConfig } from "../config/McpConfig.js"
 import { unknownServerMessage } from "../config/ServerConfig.js"
 import { cachedOnConnection, type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
@@ -21,6 +22,7 @@ import {
 } from "../Errors.js"
 import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
 import { Permission } from "../permission/Permission.js"
+import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 
 /** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
 export interface McpTool {
@@ -115,7 +117,11 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
     readonly listServer: (server: string) => Effect.Effect<ReadonlyArray<McpTool>, ServerUnavailable | RequestError>
     /** Finds a tool by its qualified name. */
     readonly resolve: (name: string) => Effect.Effect<McpTool, UsageError | ServerUnavailable | RequestError>
-    /** Resolves, authorizes and runs a tool. */
+    /**
+     * Resolves, authorizes and runs a tool. With an `Elicitation` service in the context, a call
+     * refused with -32042 (URL elicitation required) is sent once more after the service has
+     * had the user complete the steps (when its policy opens URLs).
+     */
     readonly call: (
       name: string,
       args: Record<string, unknown>,
@@ -123,6 +129,7 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
     ) => Effect.Effect<{ readonly tool: McpTool; readonly result: CallToolResult }, CallError>
   }
 >() {
+  /** The catalogue over the pool; uses `Elicitation` when the context has one (it is optional). */
   static readonly layer: Layer.Layer<ToolRegistry, never, ConnectionPool | Permission | McpConfig> = Layer.effect(
     ToolRegistry,
     Effect.suspend(() => make)
@@ -144,6 +151,7 @@ const make = Effect.gen(function*() {
   const pool = yield* ConnectionPool
   const permission = yield* Permission
   const config = yield* McpConfig
+  const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
 
   // Tools by name per fetched list, so `call` finds its tool without a round through the pool.
   // Keyed by the cached promise: when the list is dropped (closed, list_changed), so is this.
@@ -245,11 +253,31 @@ const make = Effect.gen(function*() {
         },
         args
       }).pipe(
-        Effect.zipRight(Effect.suspend(() => send(tool, args, options))),
+        Effect.zipRight(Effect.suspend(() => elicitation ? sendWithSteps(tool, args, options) : send(tool, args, options))),
         Effect.map((result) => ({ tool, result }))
       ))
 
-  const send = (tool: McpTool, args: Record<string, unknown>, options: CallOptions | undefined) => {
+  // A call refused with -32042 names the steps (URLs) the user must complete first; the typed
+  // error keeps only the code, so the steps are caught on the way. After the steps the call is
+  // sent once more (it was never run: the server refused it).
+  const sendWithSteps = (tool: McpTool, args: Record<string, unknown>, options: CallOptions | undefined) => {
+    let steps: ReadonlyArray<UrlStep> = []
+    return send(tool, args, options, (s) => (steps = s)).pipe(
+      Effect.catchIf(
+        (error) => error._tag === "McpRequestError" && error.code === ErrorCode.UrlElicitationRequired && steps.length > 0,
+        (error) =>
+          Effect.flatMap(elicitation!.urlRequired(tool.server, steps), (again) =>
+            again ? send(tool, args, options) : Effect.fail(error))
+      )
+    )
+  }
+
+  const send = (
+    tool: McpTool,
+    args: Record<string, unknown>,
+    options: CallOptions | undefined,
+    onSteps?: (steps: ReadonlyArray<UrlStep>) => void
+  ) => {
     const timeoutMs = timeoutFor(tool, options)
     // Cancelling tells the server (notifications/cancelled): on our timeout, or the caller's signal.
     const controller = timeoutMs === undefined ? undefined : new AbortController()
@@ -259,12 +287,19 @@ const make = Effect.gen(function*() {
     const signal = options?.signal
       ? AbortSignal.any(controller ? [controller.signal, options.signal] : [options.signal])
       : controller?.signal
-    const request = pool.run(tool.server, "tools/call", (connection, signal) =>
-      connection.client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, {
+    const request = pool.run(tool.server, "tools/call", (connection, signal) => {
+      const sent = connection.client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, {
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})
-      }) as Promise<CallToolResult>, {
+      }) as Promise<CallToolResult>
+      return onSteps === undefined ? sent : sent.catch((error: unknown) => {
+        if (error instanceof UrlElicitationRequiredError) {
+          onSteps(error.elicitations.map((e) => ({ url: e.url, message: e.message, elicitationId: e.elicitationId })))
+        }
+        throw error
+      })
+    }, {
       // A call lost with its connection is sent again on a fresh one only when running it twice
       // is harmless; otherwise the error says it may have run.
       idempotent: tool.readOnly || tool.idempotent,

@@ -2,13 +2,20 @@
  * One MCP server in front of all configured ones (`mcpctl serve`): a host that speaks MCP only to
  * a single server (an editor, another agent) gets the whole catalogue, with mcpctl's permission
  * rules, timeouts, reconnects and output budget applied to every call.
+ *
+ * `Gateway.layerStdio` serves it on stdin/stdout, `Gateway.layerHttp` as Streamable HTTP on
+ * 127.0.0.1 (one gateway per session). This module loads the SDK's server side: hosts that serve
+ * only sometimes (the CLI) import it when they do.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   GetPromptRequestSchema,
+  isInitializeRequest,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -18,15 +25,23 @@ import {
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
+import * as Scope from "effect/Scope"
+import { randomUUID } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { McpConfig, outputTokensFor } from "../config/McpConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
 import { budgetChars, shapeCallResult } from "../content/Shape.js"
 import { parseToolName } from "../catalog/Naming.js"
 import { Permission } from "../permission/Permission.js"
 import { redactText } from "../Redact.js"
+import { UsageError } from "../Errors.js"
 import {
   getPrompt,
   listAllPrompts,
@@ -180,3 +195,159 @@ export const parsePromptName = (name: string): { readonly server: string; readon
   return parsed ? { server: parsed.server, prompt: parsed.tool } : undefined
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Serving
+// ---------------------------------------------------------------------------------------------
+
+/** What building a gateway needs: the host's services. */
+export type GatewayRequirements = ToolRegistry | Permission | McpConfig | ConnectionPool
+
+/** Options of `Gateway.layerHttp`. */
+export interface HttpOptions {
+  /** Port on 127.0.0.1; 0 picks a free one (`address` tells which). */
+  readonly port: number
+}
+
+/** A gateway being served; it stops when the layer's scope closes. */
+export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
+  Gateway,
+  {
+    /** Where clients reach it: `stdio`, or the URL of the Streamable HTTP endpoint. */
+    readonly address: string
+    /** Completes when the client side is gone for good: stdin closed (stdio); never for HTTP. */
+    readonly closed: Effect.Effect<void>
+  }
+>() {
+  /** Serves on stdin/stdout until the client closes stdin. Logs must not go to stdout. */
+  static readonly layerStdio: Layer.Layer<Gateway, never, GatewayRequirements> = Layer.scoped(
+    this,
+    Effect.suspend(() => serveStdio)
+  )
+
+  /**
+   * Serves Streamable HTTP at `/mcp` on 127.0.0.1 only, answering only loopback Host and Origin
+   * headers; one gateway server and transport per session, as the SDK requires, each closed with
+   * its session. A port that cannot be bound is a `UsageError`.
+   */
+  static readonly layerHttp = (options: HttpOptions): Layer.Layer<Gateway, UsageError, GatewayRequirements> =>
+    Layer.scoped(this, serveHttp(options.port))
+}
+
+const serveStdio = Effect.gen(function*() {
+  const server = yield* makeGateway
+  const transport = new StdioServerTransport()
+  // Listening before anything else runs: an end of input must not slip past unseen.
+  const ended = yield* Deferred.make<void>()
+  const end = () => Deferred.unsafeDone(ended, Exit.void)
+  yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      process.stdin.once("end", end)
+      process.stdin.once("close", end)
+    }),
+    () =>
+      Effect.sync(() => {
+        process.stdin.off("end", end)
+        process.stdin.off("close", end)
+      })
+  )
+  yield* Effect.acquireRelease(Effect.promise(() => server.connect(transport)), () =>
+    Effect.promise(() => server.close().catch(() => undefined)))
+  return Gateway.of({ address: "stdio", closed: Deferred.await(ended) })
+})
+
+const serveHttp = (port: number) =>
+  Effect.gen(function*() {
+    const sessions = new Map<string, StreamableHTTPServerTransport>()
+    const parent = yield* Effect.scope
+    // Each session has its own scope (its gateway, its event subscription), closed with it.
+    const makeSession = Effect.gen(function*() {
+      const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
+      const server = yield* makeGateway.pipe(Scope.extend(scope))
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, transport)
+      })
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId)
+        runSession(Scope.close(scope, Exit.void)).catch(() => undefined)
+      }
+      yield* Effect.promise(() => server.connect(transport))
+      return transport
+    })
+    // Sessions start from the HTTP server's callbacks: run them with this fiber's services.
+    const runSession = Runtime.runPromise(yield* Effect.runtime<Effect.Effect.Context<typeof makeSession>>())
+    let bound = port
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      if (!req.url?.startsWith("/mcp")) {
+        res.writeHead(404).end()
+        return
+      }
+      // DNS rebinding: a web page must not reach the user's tools through a name that resolves
+      // to 127.0.0.1, so only loopback Host (and Origin, when a browser sends one) are served.
+      if (!isLoopbackRequest(req.headers.host, req.headers.origin, bound)) {
+        res.writeHead(403, { "content-type": "text/plain" }).end("mcpctl serve answers only loopback hosts and origins\n")
+        return
+      }
+      const id = req.headers["mcp-session-id"]
+      const existing = typeof id === "string" ? sessions.get(id) : undefined
+      if (existing) return existing.handleRequest(req, res)
+      if (req.method !== "POST" || id !== undefined) {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32001, message: "Session not found" },
+          id: null
+        }))
+        return
+      }
+      // Only an initialize request opens a session (and builds a gateway).
+      const body = await readJson(req)
+      if (!isInitializeRequest(body)) {
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32600, message: "No session: send initialize first" },
+          id: null
+        }))
+        return
+      }
+      const transport = await runSession(makeSession).catch(() => undefined)
+      if (!transport) return void res.writeHead(500).end()
+      return transport.handleRequest(req, res, body)
+    }
+    const listener = createServer((req, res) => void handle(req, res))
+    bound = yield* Effect.async<number, UsageError>((resume) => {
+      listener.once("error", (e) => resume(Effect.fail(new UsageError({ message: `Cannot serve on 127.0.0.1:${port}: ${e.message}` }))))
+      listener.listen(port, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
+    })
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        for (const t of sessions.values()) await t.close().catch(() => undefined)
+        listener.closeAllConnections()
+        await new Promise((resolve) => listener.close(resolve))
+      }))
+    return Gateway.of({ address: `http://127.0.0.1:${bound}/mcp`, closed: Effect.never })
+  })
+
+/**
+ * Whether a request's Host (and Origin, when there is one) name this loopback listener on
+ * `port` (pure): anything else may be a web page reaching 127.0.0.1 through DNS rebinding.
+ */
+export const isLoopbackRequest = (host: string | undefined, origin: string | undefined, port: number): boolean => {
+  const loopback = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
+  return loopback.includes(host ?? "") && (origin === undefined || loopback.some((h) => origin === `http://${h}`))
+}
+
+/** The JSON body of a request (undefined when it is not JSON). */
+const readJson = (req: IncomingMessage): Promise<unknown> =>
+  new Promise((resolve) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
+      } catch {
+        resolve(undefined)
+      }
+    })
+    req.on("error", () => resolve(undefined))
+  })

@@ -10,6 +10,8 @@ import * as Layer from "effect/Layer"
 import * as readline from "node:readline"
 import { McpConfig } from "../config/McpConfig.js"
 import { type PermissionRules } from "../config/ServerConfig.js"
+import { addPermissionRule } from "../config/SettingsFile.js"
+import { scopeFile } from "../config/SettingsLoad.js"
 import { type ConfigError, PermissionDenied } from "../Errors.js"
 import { PREFIX, SEPARATOR } from "../catalog/Naming.js"
 
@@ -114,8 +116,8 @@ export class Prompter extends Context.Tag("@mcpctl/core/Prompter")<
 
 /**
  * Persists an "always" answer as an allow rule in the local scope
- * (`.mcpctl/settings.local.json`). A port so Permission stays free of file handling; the CLI
- * backs it with Config's settings editor.
+ * (`.mcpctl/settings.local.json`). A port so Permission stays free of file handling;
+ * `layerLocalSettings` backs it with the settings editor (comments kept, atomic writes).
  */
 export class RuleWriter extends Context.Tag("@mcpctl/core/RuleWriter")<
   RuleWriter,
@@ -125,6 +127,15 @@ export class RuleWriter extends Context.Tag("@mcpctl/core/RuleWriter")<
 >() {
   /** For tests and library users without settings files: "always" lasts for this session only. */
   static layerNoop: Layer.Layer<RuleWriter> = Layer.succeed(this, { allowAlways: () => Effect.void })
+
+  /** "Always" answers become allow rules in the project's local settings file (what the CLI uses). */
+  static layerLocalSettings: Layer.Layer<RuleWriter, never, McpConfig> = Layer.effect(
+    this,
+    Effect.map(McpConfig, (config) => ({
+      allowAlways: (rule: string) =>
+        addPermissionRule(scopeFile("local", config.projectDir, config.home), "allow", rule)
+    }))
+  )
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,27 +1,25 @@
 /**
- * OAuth in the CLI: the provider each remote transport gets, and inline sign-in for `call` and
- * `tools` (`--auth`, or on a terminal): when a server needs sign-in, run the browser flow with
- * what the server's own challenge asked for, then retry — a bounded number of times, so a server
- * that keeps answering `insufficient_scope` cannot loop us forever.
+ * Sign-in policy of a host run: the OAuth provider each remote transport gets, and inline sign-in
+ * (the CLI's `--auth`, or a person at a terminal): when a server needs sign-in, run the browser
+ * flow with what the server's own challenge asked for, then retry — a bounded number of times,
+ * so a server that keeps answering `insufficient_scope` cannot loop us forever.
+ *
+ * What a person should read ("… needs sign-in", the URL to open) goes to Effect's `Console`
+ * error stream (stderr by default); swap the `Console` to show it elsewhere.
  */
-import {
-  makeProvider,
-  openInBrowser,
-  remoteConfigOf,
-  signIn
-} from "@mcpctl/core/Auth"
-import { McpctlOAuthProvider } from "@mcpctl/core/TokenStore"
-import { McpConfig } from "@mcpctl/core/McpConfig"
-import { type ResolvedServer } from "@mcpctl/core/ServerConfig"
-import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js"
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js"
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js"
+import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { readFileSync } from "node:fs"
-import { err } from "./Render.js"
+import { McpConfig } from "../config/McpConfig.js"
+import type { ResolvedServer } from "../config/ServerConfig.js"
+import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { makeProvider, openInBrowser, remoteConfigOf, signIn } from "./Auth.js"
+import { McpctlOAuthProvider } from "./TokenStore.js"
 
 /** At most this many browser sign-ins per server in one run (step-up included). */
 export const MAX_SIGN_INS = 3
@@ -75,7 +73,7 @@ export class ChallengeRecordingProvider extends McpctlOAuthProvider {
  * 401 without any user (HTTP Basic with `clientSecret`, or a JWT signed with `privateKeyFile`).
  * Tokens stay in memory: getting a new one costs one request, and nothing secret is written.
  */
-const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider | undefined => {
+export const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider | undefined => {
   const oauth = remoteConfigOf(server)?.oauth
   if (!oauth?.clientId) return undefined
   const scope = oauth.scopes?.join(" ")
@@ -97,8 +95,18 @@ const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider 
   })
 }
 
-/** The per-run OAuth state of the CLI host. */
-export class RemoteAuth extends Context.Tag("mcpctl/RemoteAuth")<
+/** Options of `RemoteAuth.layer`. */
+export interface RemoteAuthOptions {
+  /**
+   * Whether a server that needs sign-in may get it inline (then the program retries). With it,
+   * providers record each server's challenge for that sign-in; without it they only use and
+   * refresh stored tokens, and a server that needs sign-in is reported `needs-auth`.
+   */
+  readonly inline: boolean
+}
+
+/** The per-run OAuth state of a host: providers per remote server, and what they saw. */
+export class RemoteAuth extends Context.Tag("@mcpctl/core/RemoteAuth")<
   RemoteAuth,
   {
     /** Whether a server that needs sign-in may get it inline (then the command retries). */
@@ -111,37 +119,42 @@ export class RemoteAuth extends Context.Tag("mcpctl/RemoteAuth")<
     readonly challengeOf: (server: string) => Challenge | undefined
   }
 >() {
-  /** `inline` says whether providers record challenges for a sign-in (`--auth`, or a terminal). */
-  static readonly layer = (inline: boolean) =>
-    Layer.effect(RemoteAuth, Effect.gen(function*() {
-      const { home } = yield* McpConfig
-      const last = new Map<string, McpctlOAuthProvider>()
-      return RemoteAuth.of({
-        inline,
-        providerFor: (server) => {
-          const remote = remoteConfigOf(server)
-          if (!remote || remote.type === "ws") return undefined
-          if (remote.oauth?.grantType === "client_credentials") return clientCredentialsProvider(server)
-          const provider = inline
-            ? new ChallengeRecordingProvider({
-              home,
-              serverName: server.name,
-              serverUrl: remote.url,
-              oauth: remote.oauth,
-              clientMetadataUrl: remote.oauth?.clientMetadataUrl
-            })
-            : makeProvider(home, server)
-          if (provider) last.set(server.name, provider)
-          return provider
-        },
-        needsSignIn: (server) => last.get(server)?.needsAuth === true,
-        challengeOf: (server) => {
-          const p = last.get(server)
-          return p instanceof ChallengeRecordingProvider ? p.challenge : undefined
-        }
-      })
-    }))
+  /** Providers from the settings and `$MCPCTL_HOME`; `inline` says whether they record challenges. */
+  static readonly layer = (options: RemoteAuthOptions): Layer.Layer<RemoteAuth, never, McpConfig> =>
+    Layer.effect(RemoteAuth, make(options))
 }
+
+/** Builds the service for one run. */
+export const make = (options: RemoteAuthOptions) =>
+  Effect.gen(function*() {
+    const { home } = yield* McpConfig
+    const { inline } = options
+    const last = new Map<string, McpctlOAuthProvider>()
+    return RemoteAuth.of({
+      inline,
+      providerFor: (server) => {
+        const remote = remoteConfigOf(server)
+        if (!remote || remote.type === "ws") return undefined
+        if (remote.oauth?.grantType === "client_credentials") return clientCredentialsProvider(server)
+        const provider = inline
+          ? new ChallengeRecordingProvider({
+            home,
+            serverName: server.name,
+            serverUrl: remote.url,
+            oauth: remote.oauth,
+            clientMetadataUrl: remote.oauth?.clientMetadataUrl
+          })
+          : makeProvider(home, server)
+        if (provider) last.set(server.name, provider)
+        return provider
+      },
+      needsSignIn: (server) => last.get(server)?.needsAuth === true,
+      challengeOf: (server) => {
+        const p = last.get(server)
+        return p instanceof ChallengeRecordingProvider ? p.challenge : undefined
+      }
+    })
+  })
 
 /** The server a failure is about, when it carries one. */
 const serverOf = (error: unknown): string | undefined => {
@@ -149,13 +162,16 @@ const serverOf = (error: unknown): string | undefined => {
   return typeof s === "string" ? s : undefined
 }
 
-/** Whether a failure means "sign in to this server first". */
-const authFailureServer = (error: unknown, needsSignIn: (server: string) => boolean): string | undefined => {
+/** Whether a failure means "sign in to this server first" (pure). */
+export const authFailureServer = (error: unknown, needsSignIn: (server: string) => boolean): string | undefined => {
   const server = serverOf(error)
   if (server === undefined) return undefined
   const status = (error as { status?: unknown }).status
   return status === "needs-auth" || needsSignIn(server) ? server : undefined
 }
+
+/** The error of one inline sign-in. */
+export type SignInError = Effect.Effect.Error<ReturnType<typeof signIn>>
 
 /**
  * Runs `program`; when it fails because a remote server needs sign-in (401, or 403
@@ -166,12 +182,12 @@ const authFailureServer = (error: unknown, needsSignIn: (server: string) => bool
  */
 export const withInlineAuth = <A, E, R>(
   program: Effect.Effect<A, E, R>
-): Effect.Effect<A, E | Effect.Effect.Error<ReturnType<typeof signIn>>, R | RemoteAuth | McpConfig | ConnectionPool> =>
+): Effect.Effect<A, E | SignInError, R | RemoteAuth | McpConfig | ConnectionPool> =>
   Effect.gen(function*() {
     const auth = yield* RemoteAuth
     if (!auth.inline) return yield* program
     const granted = new Map<string, Set<string>>()
-    const loop = (): Effect.Effect<A, E | Effect.Effect.Error<ReturnType<typeof signIn>>, R | McpConfig | ConnectionPool> =>
+    const loop = (): Effect.Effect<A, E | SignInError, R | McpConfig | ConnectionPool> =>
       program.pipe(Effect.catchAll((error) =>
         Effect.gen(function*() {
           const name = authFailureServer(error, auth.needsSignIn)
@@ -197,11 +213,12 @@ export const signInServer = (name: string, challenge: Challenge | undefined) =>
     const server = config.servers.find((s) => s.name === name)
     if (!server) return
     const remote = remoteConfigOf(server)
-    err(`${name} needs sign-in${challenge?.scope ? ` (scope: ${challenge.scope})` : ""}.`)
+    const console = yield* Effect.console
+    yield* console.error(`${name} needs sign-in${challenge?.scope ? ` (scope: ${challenge.scope})` : ""}.`)
     yield* signIn(server, {
       home: config.home,
       openUrl: openInBrowser,
-      print: err,
+      print: (line) => console.unsafe.error(line),
       clientMetadataUrl: remote?.oauth?.clientMetadataUrl,
       challenge
     })
@@ -209,9 +226,9 @@ export const signInServer = (name: string, challenge: Challenge | undefined) =>
   })
 
 /**
- * `tools` keeps going when a server fails, so its sign-in cannot hang off a failure: every server
- * the listing reports as needing sign-in gets one (one browser flow at a time), and the caller
- * lists again. Returns whether anything was attempted.
+ * A listing keeps going when a server fails, so its sign-in cannot hang off a failure: every
+ * server the listing reports as needing sign-in gets one (one browser flow at a time), and the
+ * caller lists again. Returns whether anything was attempted.
  */
 export const signInWhereNeeded = (errors: ReadonlyArray<{ readonly server: string; readonly status: string }>) =>
   Effect.gen(function*() {
@@ -222,7 +239,7 @@ export const signInWhereNeeded = (errors: ReadonlyArray<{ readonly server: strin
       .map((e) => e.server)
     for (const name of servers) {
       yield* withInlineAuth(signInServer(name, auth.challengeOf(name))).pipe(
-        Effect.catchAll((error) => Effect.sync(() => err(`${name}: ${error.message}`)))
+        Effect.catchAll((error) => Console.error(`${name}: ${error.message}`))
       )
     }
     return servers.length > 0

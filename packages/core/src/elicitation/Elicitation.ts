@@ -1,0 +1,365 @@
+/**
+ * Elicitation: servers asking the user for input in the middle of a request. A port, like
+ * `Prompter`: how to answer depends on where the host runs, so the host picks the layer.
+ *
+ * - `layerTerminal`: a form is asked field by field on the terminal (Enter keeps the default);
+ *   a URL request asks before opening the URL.
+ * - `layerDefaults` (the CLI's `--yes` without a terminal): a form is accepted with every default
+ *   applied — and still declined when a required field has no default, because inventing a
+ *   value would be lying to the server; URLs are opened.
+ * - `layerDecline`: everything is declined, nothing is opened.
+ *
+ * A tool call refused with -32042 (URL elicitation required) is retried once by
+ * `ToolRegistry.call` after `urlRequired` has opened each URL and the server reported the step
+ * complete, when the layer opens URLs at all. Notes for the user go to Effect's `Console` error
+ * stream (stderr by default); the terminal layer writes to the stream it asks on.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ElicitationCompleteNotificationSchema
+} from "@modelcontextprotocol/sdk/types.js"
+import * as Console from "effect/Console"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
+import * as readline from "node:readline/promises"
+import { openInBrowser } from "../auth/Auth.js"
+import type { ResolvedServer } from "../config/ServerConfig.js"
+
+// ---------------------------------------------------------------------------------------------
+// Shapes and pure logic
+// ---------------------------------------------------------------------------------------------
+
+/** The client capability a host with elicitation declares (SDK 1.32 shape: form and URL modes). */
+export const capabilities = { elicitation: { form: {}, url: {} } } as const
+
+/** One field of a form request (the spec's restricted JSON Schema: primitives and enums). */
+export interface FieldSchema {
+  readonly type?: string
+  readonly title?: string
+  readonly description?: string
+  readonly default?: unknown
+  readonly enum?: ReadonlyArray<unknown>
+  readonly oneOf?: ReadonlyArray<{ readonly const?: unknown; readonly title?: string }>
+  readonly items?: { readonly enum?: ReadonlyArray<unknown>; readonly anyOf?: ReadonlyArray<{ readonly const?: unknown }> }
+  readonly minimum?: number
+  readonly maximum?: number
+}
+
+/** The form's schema: flat properties and which of them are required. */
+export interface FormSchema {
+  readonly properties?: Readonly<Record<string, FieldSchema>>
+  readonly required?: ReadonlyArray<string>
+}
+
+/** One `elicitation/create` of a server, in either mode. */
+export type ElicitationRequest =
+  | {
+    readonly mode: "form"
+    readonly server: string
+    readonly message: string
+    readonly requestedSchema: FormSchema
+  }
+  | {
+    readonly mode: "url"
+    readonly server: string
+    readonly message: string
+    readonly url: string
+    readonly elicitationId: string
+  }
+
+/** The answer sent back: accept (with content for a form), decline or cancel. */
+export type ElicitationAnswer = ElicitResult
+
+/** A step a refused tool call (-32042) asks the user to complete in the browser. */
+export interface UrlStep {
+  readonly url: string
+  readonly message: string
+  readonly elicitationId: string
+}
+
+/**
+ * `--yes` without a terminal: accept with every default; decline when a required field has no
+ * default (pure, tested).
+ */
+export const acceptWithDefaults = (schema: FormSchema): ElicitationAnswer => {
+  const content: Record<string, string | number | boolean | Array<string>> = {}
+  for (const [key, field] of Object.entries(schema.properties ?? {})) {
+    if (field.default !== undefined) content[key] = field.default as never
+  }
+  const missing = (schema.required ?? []).filter((k) => !(k in content))
+  return missing.length > 0 ? { action: "decline" } : { action: "accept", content }
+}
+
+const choicesOf = (field: FieldSchema): ReadonlyArray<unknown> | undefined =>
+  field.enum ?? field.oneOf?.map((o) => o.const) ?? undefined
+
+/**
+ * One typed answer from text: numbers, booleans and enum members are checked so the server gets
+ * what its schema asked for (pure, tested). `undefined` means "not a valid answer".
+ */
+export const parseAnswer = (field: FieldSchema, text: string): unknown => {
+  const t = text.trim()
+  const choices = choicesOf(field)
+  if (field.type === "array") {
+    const allowed = field.items?.enum ?? field.items?.anyOf?.map((o) => o.const)
+    const values = t === "" ? [] : t.split(",").map((s) => s.trim())
+    return allowed && values.some((v) => !allowed.includes(v)) ? undefined : values
+  }
+  if (choices) {
+    const byIndex = /^\d+$/.test(t) ? choices[Number(t) - 1] : undefined
+    return byIndex ?? (choices.includes(t) ? t : undefined)
+  }
+  switch (field.type) {
+    case "integer":
+    case "number": {
+      const n = Number(t)
+      if (t === "" || Number.isNaN(n) || (field.type === "integer" && !Number.isInteger(n))) return undefined
+      if ((field.minimum !== undefined && n < field.minimum) || (field.maximum !== undefined && n > field.maximum)) return undefined
+      return n
+    }
+    case "boolean":
+      return /^(y|yes|true)$/i.test(t) ? true : /^(n|no|false)$/i.test(t) ? false : undefined
+    default:
+      return t
+  }
+}
+
+/** The SDK's request as an `ElicitationRequest` of `server` (pure). */
+export const fromSdkRequest = (request: ElicitRequest, server: string): ElicitationRequest => {
+  const params = request.params
+  return params.mode === "url"
+    ? { mode: "url", server, message: params.message, url: params.url, elicitationId: params.elicitationId }
+    : { mode: "form", server, message: params.message, requestedSchema: params.requestedSchema as FormSchema }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Port
+// ---------------------------------------------------------------------------------------------
+
+/** How a host answers: the policy a layer supplies. */
+export interface Answerer {
+  /** Answers one `elicitation/create`. */
+  readonly answer: (request: ElicitationRequest) => Effect.Effect<ElicitationAnswer>
+  /**
+   * Whether the URLs of a tool call refused with -32042 are opened (then the call is sent again
+   * once the server reports the steps complete). False: the refusal stands.
+   */
+  readonly opensRequiredUrls: boolean
+  /** Opens a URL of a refused call's step; default `openInBrowser` (`$BROWSER`, else the platform opener). */
+  readonly openUrl?: ((url: string) => Effect.Effect<void>) | undefined
+}
+
+/** How long a URL step of a refused call may take before the call is sent again anyway (ms). */
+export const URL_STEP_WAIT_MS = 120_000
+
+/** Answers servers' elicitations and completes the URL steps of refused calls. */
+export class Elicitation extends Context.Tag("@mcpctl/core/Elicitation")<
+  Elicitation,
+  {
+    /** Answers one `elicitation/create`. */
+    readonly answer: (request: ElicitationRequest) => Effect.Effect<ElicitationAnswer>
+    /**
+     * Registers the request and completion handlers on a new client. The host passes it as the
+     * pool's `configureClient` (and declares `capabilities`).
+     */
+    readonly configureClient: (client: Client, server: ResolvedServer) => void
+    /**
+     * A tool call of `server` was refused with -32042: opens each step's URL and waits for the
+     * server's completion notice (at most `URL_STEP_WAIT_MS` each). True when the call should be
+     * sent again; false when this layer opens nothing.
+     */
+    readonly urlRequired: (server: string, steps: ReadonlyArray<UrlStep>) => Effect.Effect<boolean>
+  }
+>() {
+  /** A layer from any answering policy (an embedding application's own dialogs). */
+  static readonly layerWith = (answerer: Answerer): Layer.Layer<Elicitation> => Layer.effect(this, make(answerer))
+
+  /** Nobody can answer: every request is declined (with a note), nothing is opened. */
+  static readonly layerDecline: Layer.Layer<Elicitation> = Layer.suspend(() => Elicitation.layerWith(declining))
+
+  /** `--yes` without a terminal: forms accepted with their defaults, URLs opened. */
+  static readonly layerDefaults: Layer.Layer<Elicitation> = Layer.suspend(() => Elicitation.layerWith(withDefaults))
+
+  /**
+   * Forms asked field by field on stdin/stderr, URLs opened after a yes. Use only when stdin and
+   * stderr are TTYs; the host checks, this layer does not.
+   */
+  static readonly layerTerminal: Layer.Layer<Elicitation> = Layer.suspend(() =>
+    Elicitation.layerWith(onTerminal(process.stdin, process.stderr))
+  )
+}
+
+/** Builds the service from a policy: handlers per client and the completions seen so far. */
+export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
+  Effect.gen(function*() {
+    const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
+    const openUrl = answerer.openUrl ?? openInBrowser
+    const completed = new Set<string>()
+    const waiters = new Map<string, () => void>()
+
+    // Checked when it runs, not when it is built: the notice may come while the URL opens.
+    const awaitCompletion = (elicitationId: string, timeoutMs: number): Effect.Effect<boolean> =>
+      Effect.suspend(() =>
+        completed.has(elicitationId)
+          ? Effect.succeed(true)
+          : Effect.async<boolean>((resume) => {
+            waiters.set(elicitationId, () => {
+              waiters.delete(elicitationId)
+              resume(Effect.succeed(true))
+            })
+            return Effect.sync(() => waiters.delete(elicitationId))
+          }).pipe(
+            Effect.timeoutTo({ duration: Duration.millis(timeoutMs), onTimeout: () => false, onSuccess: (done) => done })
+          )
+      )
+
+    return Elicitation.of({
+      answer: answerer.answer,
+      configureClient: (client, server) => {
+        client.setRequestHandler(ElicitRequestSchema, (request) =>
+          runPromise(answerer.answer(fromSdkRequest(request, server.name))))
+        client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+          const id = n.params.elicitationId
+          completed.add(id)
+          waiters.get(id)?.()
+        })
+      },
+      urlRequired: (server, steps) =>
+        !answerer.opensRequiredUrls || steps.length === 0
+          ? Effect.succeed(false)
+          : Effect.forEach(steps, (step) =>
+            Console.error(`${server} needs you to complete a step in the browser: ${step.message}\n  ${step.url}`).pipe(
+              Effect.zipRight(openUrl(step.url)),
+              Effect.zipRight(awaitCompletion(step.elicitationId, URL_STEP_WAIT_MS))
+            ), { discard: true }).pipe(Effect.as(true))
+    })
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Policies
+// ---------------------------------------------------------------------------------------------
+
+const declining: Answerer = {
+  opensRequiredUrls: false,
+  answer: (request) =>
+    Console.error(`${request.server} asked: ${request.message} — declined (no terminal; --yes accepts with defaults)`).pipe(
+      Effect.as({ action: "decline" } as const)
+    )
+}
+
+const withDefaults: Answerer = {
+  opensRequiredUrls: true,
+  answer: (request) => {
+    if (request.mode === "url") {
+      return Console.error(`Opening ${request.url}`).pipe(
+        Effect.zipRight(openInBrowser(request.url)),
+        Effect.as({ action: "accept" } as const)
+      )
+    }
+    const result = acceptWithDefaults(request.requestedSchema)
+    return Console.error(
+      `${request.server} asked: ${request.message} — ${
+        result.action === "accept" ? "accepted with defaults (--yes)" : "declined: a required field has no default"
+      }`
+    ).pipe(Effect.as(result))
+  }
+}
+
+/** Asks on a terminal: `input` is read, questions and notes are written to `output`. */
+export const onTerminal = (input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Answerer => {
+  const line = (text = "") => void output.write(text + "\n")
+  return {
+    opensRequiredUrls: true,
+    answer: (request) =>
+      request.mode === "url"
+        ? Effect.flatMap(
+          Effect.promise(() => confirmOpen(request.message, request.url, request.server, input, output, line)),
+          (go): Effect.Effect<ElicitationAnswer> =>
+            go
+              ? Effect.sync(() => line(`Opening ${request.url}`)).pipe(
+                Effect.zipRight(openInBrowser(request.url)),
+                Effect.as({ action: "accept" } as const)
+              )
+              : Effect.succeed({ action: "decline" } as const)
+        )
+        : Effect.promise(() => askForm(request.message, request.requestedSchema, request.server, input, output, line))
+  }
+}
+
+/** Asks a form on the terminal, field by field; Enter keeps the default, Ctrl-D cancels. */
+const askForm = async (
+  message: string,
+  schema: FormSchema,
+  server: string,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  line: (text?: string) => void
+): Promise<ElicitationAnswer> => {
+  const rl = readline.createInterface({ input, output, terminal: true })
+  let closed = false
+  rl.on("close", () => (closed = true))
+  try {
+    line(`\n${server} asks: ${message}`)
+    const content: Record<string, unknown> = {}
+    const required = new Set(schema.required ?? [])
+    for (const [key, field] of Object.entries(schema.properties ?? {})) {
+      const choices = choicesOf(field)
+      const label = field.title ?? key
+      if (field.description) line(`  ${field.description}`)
+      if (choices) choices.forEach((c, i) => line(`    ${i + 1}) ${String(c)}`))
+      const hint = [
+        field.type === "boolean" ? "y/n" : undefined,
+        field.default !== undefined ? `default ${JSON.stringify(field.default)}` : undefined,
+        required.has(key) ? "required" : undefined
+      ].filter(Boolean).join(", ")
+      for (;;) {
+        const answer = await rl.question(`  ${label}${hint ? ` (${hint})` : ""}: `)
+        if (closed) return { action: "cancel" }
+        if (answer.trim() === "") {
+          if (field.default !== undefined) content[key] = field.default
+          else if (required.has(key)) {
+            line("  a value is required")
+            continue
+          }
+          break
+        }
+        const value = parseAnswer(field, answer)
+        if (value === undefined) {
+          line(`  not a valid ${field.type ?? "value"}${choices ? "; pick one of the listed choices" : ""}`)
+          continue
+        }
+        content[key] = value
+        break
+      }
+    }
+    const send = await rl.question("Send this answer? [Y/n] ")
+    if (closed) return { action: "cancel" }
+    return /^n/i.test(send.trim()) ? { action: "decline" } : { action: "accept", content: content as never }
+  } finally {
+    rl.close()
+  }
+}
+
+/** Asks whether to open a URL the server wants the user to visit. */
+const confirmOpen = async (
+  message: string,
+  url: string,
+  server: string,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  line: (text?: string) => void
+): Promise<boolean> => {
+  const rl = readline.createInterface({ input, output, terminal: true })
+  try {
+    line(`\n${server} asks you to open ${url}\n  ${message}`)
+    return !/^n/i.test((await rl.question("Open it? [Y/n] ")).trim())
+  } finally {
+    rl.close()
+  }
+}
