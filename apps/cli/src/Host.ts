@@ -10,6 +10,7 @@ import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { redactText } from "@mcpctl/core/Redact"
 import { type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
+import { sanitize } from "@mcpctl/core/Sanitize"
 import { type ServerConfig } from "@mcpctl/core/ServerConfig"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -115,7 +116,9 @@ export const inlineAuth = (options: HostOptions): boolean => options.auth === tr
 const logLine = ({ data, level, logger, server }: ServerLog) => {
   const text = typeof data === "string" ? data : JSON.stringify(data)
   const clear = process.stderr.isTTY ? "\r\x1b[K" : ""
-  process.stderr.write(`${clear}[${server}${logger ? `/${logger}` : ""}] ${level}: ${text}\n`)
+  // The server chose every part of this line but its name: sanitized.
+  const line = sanitize(`[${server}${logger ? `/${logger}` : ""}] ${level}: ${text}`)
+  process.stderr.write(`${clear}${line}\n`)
 }
 
 /** Can we ask a person? Only with a terminal on both ends, and never in `--json` mode. */
@@ -138,7 +141,13 @@ export const hostLayer = (options: HostOptions) => {
     config,
     prompter: options.yes ? Prompter.layerYes : ask ? Prompter.layerTerminal : Prompter.layerNone,
     ruleWriter: RuleWriter.layerLocalSettings,
-    elicitation: options.yes ? Elicitation.layerDefaults : ask ? Elicitation.layerTerminal : Elicitation.layerDecline,
+    // URLs a server chose are opened only after a person said yes on a terminal; `--yes` alone
+    // accepts forms with their defaults and never opens a page.
+    elicitation: ask
+      ? (options.yes ? Elicitation.layerDefaultsOnTerminal : Elicitation.layerTerminal)
+      : options.yes
+      ? Elicitation.layerDefaults
+      : Elicitation.layerDecline,
     signIn: { inline: inlineAuth(options) },
     // Server log notifications never reach stdout, so `--json` stays one clean document.
     serverLogs: { threshold: options.logLevel ?? "warning", write: logLine }

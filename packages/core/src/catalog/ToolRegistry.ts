@@ -266,7 +266,7 @@ const make = Effect.gen(function*() {
       Effect.catchIf(
         (error) => error._tag === "McpRequestError" && error.code === ErrorCode.UrlElicitationRequired && steps.length > 0,
         (error) =>
-          Effect.flatMap(elicitation!.urlRequired(tool.server, steps), (again) =>
+          Effect.flatMap(elicitation!.urlRequired(tool.server, steps, timeoutFor(tool, options)), (again) =>
             again ? send(tool, args, options) : Effect.fail(error))
       )
     )

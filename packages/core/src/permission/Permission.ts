@@ -14,6 +14,7 @@ import { addPermissionRule } from "../config/SettingsFile.js"
 import { scopeFile } from "../config/SettingsLoad.js"
 import { type ConfigError, PermissionDenied } from "../Errors.js"
 import { PREFIX, SEPARATOR } from "../catalog/Naming.js"
+import { sanitize } from "../content/Sanitize.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure rule logic
@@ -148,11 +149,10 @@ const MAX_PROMPT_ARGS_LINES = 60
 
 /**
  * Server-provided text (titles) and arguments may carry terminal escapes that could redraw the
- * prompt and make a destructive call look harmless; show them as visible `\x..` instead.
+ * prompt and make a destructive call look harmless: shown visibly (`Sanitize`), one line each
+ * for the names and the title so none can forge another line of the prompt.
  */
-const sanitize = (text: string): string =>
-  // eslint-disable-next-line no-control-regex
-  text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`)
+const line = (text: string): string => sanitize(text, { multiline: false })
 
 const prettyArgs = (args: unknown): string => {
   let text: string
@@ -181,9 +181,9 @@ export const renderRequest = (request: PermissionRequest): string => {
   ].filter((t): t is string => t !== undefined)
   const indent = (text: string) => text.split("\n").map((l) => `    ${l}`).join("\n")
   return [
-    `Allow ${sanitize(request.tool)}?`,
-    `  server:      ${sanitize(request.server)}`,
-    `  tool:        ${sanitize(request.toolName)}${a.title ? ` (${sanitize(a.title)})` : ""}`,
+    `Allow ${line(request.tool)}?`,
+    `  server:      ${line(request.server)}`,
+    `  tool:        ${line(request.toolName)}${a.title ? ` (${line(a.title)})` : ""}`,
     `  annotations: ${traits.length > 0 ? traits.join(", ") : "none"}`,
     `  arguments:`,
     indent(sanitize(prettyArgs(request.args)))

@@ -1,0 +1,75 @@
+/**
+ * The trust boundary end to end (issue 12): what a server sends never acts on the terminal, the
+ * browser or the rules. Each test is one attack against the built CLI and a real stdio server
+ * (test/fixtures/hostile-server.mjs).
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { fileURLToPath } from "node:url"
+import { run, workspace } from "./support.js"
+
+const hostile = fileURLToPath(new URL("./fixtures/hostile-server.mjs", import.meta.url))
+const ws = workspace()
+afterAll(() => ws.cleanup())
+const opts = { home: ws.home, cwd: ws.project }
+
+/** A settings file with one hostile server `h` started with `args`. */
+const settingsWith = (file: string, args: ReadonlyArray<string>, permissions: Record<string, Array<string>> = {}) =>
+  ws.settings(file, { mcpServers: { h: { command: process.execPath, args: [hostile, ...args] } }, permissions })
+
+const PAYLOAD = `\r\x1b[2K\x1b]52;c;cHduZWQ=\x07\x1b[2J\u202Eevil\u200B`
+
+/** Nothing a terminal would act on: no ESC, no BEL, no bare CR, no C1, no bidi or zero-width characters. */
+const expectInert = (text: string) => {
+  expect(text).not.toMatch(/[\x1b\x07\x9b\x9d]/)
+  expect(text).not.toMatch(/\r(?!\n)/)
+  expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200D\uFEFF]/)
+}
+
+describe("terminal injection: server text is made visible, never obeyed", () => {
+  const settings = settingsWith("inject.json", ["--inject"], { allow: ["mcp__h__*"] })
+
+  it("tools: descriptions and titles with OSC 52, clears, a bare \\r, bidi and zero-width", async () => {
+    const r = await run(["tools", "--config", settings], opts)
+    expect(r.code).toBe(0)
+    expectInert(r.stdout)
+    expectInert(r.stderr)
+    expect(r.stdout).toContain("Reads files\\x0d\\x1b[2K\\x1b]52;c;cHduZWQ=\\x07")
+    expect(r.stdout).toContain("<U+202E>evil")
+  })
+
+  it("tools --json stays exact", async () => {
+    const r = await run(["tools", "--json", "--config", settings], opts)
+    const tools = JSON.parse(r.stdout).tools as Array<{ tool: string; description: string; title: string }>
+    const inject = tools.find((t) => t.tool === "inject")!
+    expect(inject.description).toBe(`Reads files${PAYLOAD}`)
+    expect(inject.title).toBe(`Inject${PAYLOAD}`)
+  })
+
+  it("call: outputs, server log lines and error messages", async () => {
+    const called = await run(["call", "mcp__h__inject", "--config", settings], opts)
+    expect(called.code).toBe(0)
+    expectInert(called.stdout)
+    expectInert(called.stderr)
+    expect(called.stdout).toContain("output\\x0d\\x1b[2K")
+    expect(called.stderr).toContain("logged\\x0d\\x1b[2K")
+    const failed = await run(["call", "mcp__h__fail", "--config", settings], opts)
+    expect(failed.code).toBe(4)
+    expectInert(failed.stderr)
+    expect(failed.stderr).toContain("failed\\x0d\\x1b[2K")
+  })
+
+  it("resources: names", async () => {
+    const r = await run(["resources", "--config", settings], opts)
+    expect(r.code).toBe(0)
+    expectInert(r.stdout)
+    expect(r.stdout).toContain("shared\\x0d")
+  })
+
+  it("servers: the stderr tail of a server that fails to start", async () => {
+    const failing = settingsWith("fail-start.json", ["--fail-start"])
+    const r = await run(["servers", "--config", failing], opts)
+    expectInert(r.stderr)
+    expectInert(r.stdout)
+    expect(r.stderr).toContain("fatal\\x0d\\x1b[2K")
+  })
+})
