@@ -12,6 +12,7 @@ import { redactText } from "@mcpctl/core/Redact"
 import { type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { sanitize } from "@mcpctl/core/Sanitize"
 import { type ServerConfig } from "@mcpctl/core/ServerConfig"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -135,7 +136,10 @@ export const hostLayer = (options: HostOptions) => {
       configFiles: options.config,
       env: process.env,
       adhoc
-    })
+    }).pipe(Layer.tap((context) =>
+      // Once per run, on stderr: unknown fields, misspelled keys, rules that match nothing.
+      Effect.forEach(Context.get(context, McpConfig).warnings, (warning) => Effect.logWarning(warning), { discard: true })
+    ))
   const ask = interactive(options)
   return CoreHost.layer({
     config,

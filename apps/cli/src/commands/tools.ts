@@ -26,7 +26,7 @@ export const tools = Command.make("tools", { ...Flags.global, ...Flags.adhoc, au
       destructive: t.destructive,
       openWorld: t.openWorld,
       concurrencySafe: t.concurrencySafe,
-      permission: permission.decide(t.name).behavior,
+      permission: permission.decide(t.name, t).behavior,
       inputSchema: t.inputSchema
     }))
     if (flags.json) return json({ tools: rows, errors })

@@ -20,8 +20,8 @@ import {
   ToolTimeout,
   UsageError
 } from "../Errors.js"
-import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
-import { Permission } from "../permission/Permission.js"
+import { buildToolName, cutServerName, parseToolName, PREFIX, SEPARATOR, truncateDescription } from "./Naming.js"
+import { decide, denyMatchesFolded, Permission } from "../permission/Permission.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 
 /** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
@@ -147,6 +147,47 @@ const fetchTools = async (connection: Connection, signal: AbortSignal | undefine
   return tools
 }
 
+/** A server's tools after the name check: the callable ones, and those that share one qualified name. */
+export interface IndexedTools {
+  readonly tools: ReadonlyArray<McpTool>
+  /** Qualified names that two or more of the server's tools map to: none of them is listed or callable. */
+  readonly collisions: ReadonlyMap<string, ReadonlyArray<McpTool>>
+}
+
+/**
+ * Splits a server's tools into callable ones and collisions (pure): `write_file` and
+ * `write.file` both become `mcp__fs__write_file`, and routing either name to "the last one
+ * listed" would run a tool nobody chose. Both are refused, with an error naming them.
+ */
+export const indexTools = (listed: ReadonlyArray<McpTool>): IndexedTools => {
+  const byName = new Map<string, Array<McpTool>>()
+  for (const tool of listed) byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool])
+  const collisions = new Map<string, ReadonlyArray<McpTool>>()
+  for (const [name, tools] of byName) if (tools.length > 1) collisions.set(name, tools)
+  return { tools: listed.filter((t) => !collisions.has(t.name)), collisions }
+}
+
+/**
+ * Deny rules naming one tool of `server` (no wildcard) that none of its listed tools matches,
+ * even folded (pure): the tool they meant may be listed under another name, or not exist. One
+ * warning each, with the tools the server does list.
+ */
+export const unmatchedDenies = (deny: ReadonlyArray<string>, server: string, tools: ReadonlyArray<McpTool>): ReadonlyArray<string> =>
+  deny.filter((rule) => {
+    const parsed = parseToolName(rule)
+    if (!parsed || rule.includes("*") || !denyMatchesFolded(`${PREFIX}${parsed.server}`, { server, tool: "" })) return false
+    return !tools.some((t) => decide({ allow: [], ask: [], deny: [rule] }, t.name, t).behavior === "deny")
+  }).map((rule) =>
+    `permissions.deny rule "${rule}" matches no tool of ${server} (it lists ${
+      tools.map((t) => t.name).join(", ") || "none"
+    }). Check the tool's name with \`mcpctl tools ${server}\`.`
+  )
+
+/** The message for tools that share one qualified name. */
+export const collisionMessage = (server: string, name: string, tools: ReadonlyArray<McpTool>): string =>
+  `Server "${server}" has tools ${tools.map((t) => JSON.stringify(t.tool)).join(" and ")} that all map to ${name}; ` +
+  `none of them is listed or callable, since a call could not say which one it means. Rename them on the server.`
+
 const make = Effect.gen(function*() {
   const pool = yield* ConnectionPool
   const permission = yield* Permission
@@ -155,36 +196,58 @@ const make = Effect.gen(function*() {
 
   // Tools by name per fetched list, so `call` finds its tool without a round through the pool.
   // Keyed by the cached promise: when the list is dropped (closed, list_changed), so is this.
-  const indexes = new WeakMap<Promise<unknown>, ReadonlyMap<string, McpTool>>()
+  const indexes = new WeakMap<Promise<unknown>, IndexedTools & { readonly byName: ReadonlyMap<string, McpTool> }>()
+  // Every listed name → the list it came from: a call is routed by this, never by re-reading the
+  // server out of the name (a cut or odd server name would point elsewhere).
+  const routes = new Map<string, { readonly server: string; readonly listed: Promise<unknown> }>()
 
-  const listServer = (server: string) =>
-    pool.run(server, "tools/list", (connection, signal) => {
-      if (!connection.capabilities?.tools) return Promise.resolve([])
-      const listed = cachedOnConnection(connection, "tools", signal, fetchTools)
-      if (!indexes.has(listed)) {
-        listed.then((tools) => indexes.set(listed, new Map(tools.map((t) => [t.name, t]))), () => undefined)
-      }
-      return listed
+  const indexOf = (listed: Promise<ReadonlyArray<McpTool>>) =>
+    listed.then((tools) => {
+      const known = indexes.get(listed)
+      if (known) return known
+      const indexed = indexTools(tools)
+      const entry = { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
+      indexes.set(listed, entry)
+      for (const t of entry.tools) routes.set(t.name, { server: t.server, listed })
+      for (const [name, clash] of entry.collisions) routes.set(name, { server: clash[0]!.server, listed })
+      return entry
     })
+
+  const listIndexed = (server: string) =>
+    pool.run(server, "tools/list", (connection, signal) => {
+      if (!connection.capabilities?.tools) return Promise.resolve(indexTools([]))
+      return indexOf(cachedOnConnection(connection, "tools", signal, fetchTools))
+    })
+
+  const listServer = (server: string) => Effect.map(listIndexed(server), (indexed) => indexed.tools)
+
+  // A deny rule for a tool a server does not list is said once per run, not once per listing.
+  const warned = new Set<string>()
 
   /** The tool from an already fetched list of a live connection, or undefined (synchronous). */
   const lookup = (name: string): McpTool | undefined => {
-    const parsed = parseToolName(name)
-    const listed = parsed && pool.peek(parsed.server)?.cache.get("tools")
-    return listed ? indexes.get(listed)?.get(name) : undefined
+    const route = routes.get(name)
+    if (!route || pool.peek(route.server)?.cache.get("tools") !== route.listed) return undefined
+    return indexes.get(route.listed)?.byName.get(name)
   }
 
   const list = (servers?: ReadonlyArray<string>) =>
     Effect.gen(function*() {
       const names = servers ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
-      const results = yield* Effect.forEach(names, (name) => Effect.either(listServer(name)), {
+      const results = yield* Effect.forEach(names, (name) => Effect.either(listIndexed(name)), {
         concurrency: "unbounded"
       })
       const tools: Array<McpTool> = []
       const errors: Array<ListError> = []
+      const pending: Array<string> = []
       results.forEach((r, i) => {
-        if (r._tag === "Right") tools.push(...r.right)
-        else {
+        if (r._tag === "Right") {
+          tools.push(...r.right.tools)
+          for (const warning of unmatchedDenies(config.permissions.deny, names[i]!, r.right.tools)) pending.push(warning)
+          for (const [name, clash] of r.right.collisions) {
+            errors.push({ server: names[i]!, status: "collision", message: collisionMessage(names[i]!, name, clash) })
+          }
+        } else {
           errors.push({
             server: names[i]!,
             status: r.left._tag === "ServerUnavailable" ? r.left.status : "failed",
@@ -192,6 +255,11 @@ const make = Effect.gen(function*() {
           })
         }
       })
+      for (const warning of pending) {
+        if (warned.has(warning)) continue
+        warned.add(warning)
+        yield* Effect.logWarning(warning)
+      }
       return { tools, errors }
     })
 
@@ -199,6 +267,13 @@ const make = Effect.gen(function*() {
     const known = lookup(name)
     return known ? Effect.succeed(known) : resolveSlow(name)
   }
+
+  // The servers a name can belong to: those whose `mcp__<server>__` (or cut form) starts it.
+  // Only their lists are fetched; the tool itself is then found in a list, by its whole name.
+  const candidatesOf = (name: string) =>
+    pool.servers.filter((s) =>
+      name.startsWith(`${PREFIX}${s.name}${SEPARATOR}`) || name.startsWith(`${PREFIX}${cutServerName(s.name)}${SEPARATOR}`)
+    )
 
   const resolveSlow = (name: string) =>
     Effect.gen(function*() {
@@ -211,25 +286,30 @@ const make = Effect.gen(function*() {
           })
         )
       }
-      if (!pool.servers.some((s) => s.name === parsed.server)) {
+      const candidates = candidatesOf(name)
+      if (candidates.length === 0) {
         return yield* Effect.fail(
           new UsageError({
             message: `${name}: ${unknownServerMessage([parsed.server], pool.servers)}`
           })
         )
       }
-      const tools = yield* listServer(parsed.server)
-      const tool = tools.find((t) => t.name === name)
-      if (!tool) {
-        return yield* Effect.fail(
-          new UsageError({
-            message: `Server "${parsed.server}" has no tool ${name}. Its tools: ${
-              tools.map((t) => t.name).join(", ") || "none"
-            }.`
-          })
-        )
+      const listed: Array<McpTool> = []
+      for (const server of candidates) {
+        const indexed = yield* listIndexed(server.name)
+        const clash = indexed.collisions.get(name)
+        if (clash) return yield* Effect.fail(new UsageError({ message: collisionMessage(server.name, name, clash) }))
+        const tool = indexed.tools.find((t) => t.name === name)
+        if (tool) return tool
+        listed.push(...indexed.tools)
       }
-      return tool
+      return yield* Effect.fail(
+        new UsageError({
+          message: `Server "${candidates[0]!.name}" has no tool ${name}. Its tools: ${
+            listed.map((t) => t.name).join(", ") || "none"
+          }.`
+        })
+      )
     })
 
   const serverTimeouts = new Map(pool.servers.map((s) => [s.name, s.config.timeout] as const))

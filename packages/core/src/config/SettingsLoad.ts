@@ -30,6 +30,8 @@ import {
   StdioServerConfig,
   type TransportKind
 } from "./ServerConfig.js"
+import { cutServerName } from "../catalog/Naming.js"
+import { ruleWarnings, suggestKey } from "./RuleCheck.js"
 import { ConfigError } from "../Errors.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -164,8 +166,12 @@ export function parseSettingsText(text: string, file: string): Either.Either<Par
   }
   const problems: Array<{ path: string; message: string }> = []
   const warnings: Array<string> = []
-  const unknownWarning = (path: string) => `${file}: unknown field ${path} is ignored`
-  for (const k of unknownKeys(raw, ["mcpServers", "permissions"])) warnings.push(unknownWarning(k))
+  const unknownWarning = (path: string, known?: ReadonlyArray<string>) => {
+    const key = path.split(".").at(-1)!
+    const likely = known && suggestKey(key, known)
+    return `${file}: unknown field ${path} is ignored${likely ? ` (did you mean "${likely}"?)` : ""}`
+  }
+  for (const k of unknownKeys(raw, ["mcpServers", "permissions"])) warnings.push(unknownWarning(k, ["mcpServers", "permissions"]))
   const { mcpServers = {}, permissions = {} } = raw as { mcpServers?: unknown; permissions?: unknown }
   const decode = <A>(schema: Schema.Schema<A, any>, value: unknown, at: string): A | undefined => {
     const r = Schema.decodeUnknownEither(schema, { errors: "all" })(value)
@@ -173,7 +179,11 @@ export function parseSettingsText(text: string, file: string): Either.Either<Par
     problems.push(...issues(r.left, at))
   }
   const perms = decode(PermissionsShape, permissions, "permissions")
-  if (perms) for (const k of unknownKeys(permissions as object, ["allow", "ask", "deny"])) warnings.push(unknownWarning(`permissions.${k}`))
+  if (perms) {
+    for (const k of unknownKeys(permissions as object, ["allow", "ask", "deny"])) {
+      warnings.push(unknownWarning(`permissions.${k}`, ["allow", "ask", "deny"]))
+    }
+  }
   const servers: Array<{ name: string; config: ServerConfig }> = []
   for (const [name, entry] of Object.entries(decode(ServersShape, mcpServers, "mcpServers") ?? {})) {
     const at = `mcpServers.${name}`
@@ -224,6 +234,7 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
     }
   }
   const seen = new Map<string, MergedServer>()
+  const cuts = new Map<string, MergedServer>()
   for (const s of byName.values()) {
     const other = seen.get(s.name)
     if (other) {
@@ -234,7 +245,29 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
         path: `mcpServers.${s.originalName}`
       }))
     }
+    // `mcp__fs___write_file` would read as server "fs": a name must not end in "_" once normalized.
+    if (s.name === "" || s.name.endsWith("_")) {
+      return Either.left(new ConfigError({
+        message: `${s.source}: server "${s.originalName}" normalizes to "${s.name}", which ${s.name === "" ? "is empty" : `ends in "_"`}: ` +
+          `its tools' names (mcp__${s.name}__<tool>) would read as another server's. Rename it ` +
+          `(letters, digits, "-" and "_", ending in a letter or digit).`,
+        file: s.source,
+        path: `mcpServers.${s.originalName}`
+      }))
+    }
+    const cut = cutServerName(s.name)
+    const twin = cuts.get(cut)
+    if (twin) {
+      return Either.left(new ConfigError({
+        message: `servers "${twin.originalName}" (${twin.source}) and "${s.originalName}" (${s.source}) share their first ` +
+          `${cut.length} characters, all that fits in a 64-character tool name: their tools and rules could not be told ` +
+          `apart. Shorten one of the names.`,
+        file: s.source,
+        path: `mcpServers.${s.originalName}`
+      }))
+    }
     seen.set(s.name, s)
+    cuts.set(cut, s)
   }
   const rules = (k: keyof PermissionRules) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
   return Either.right({
@@ -361,7 +394,7 @@ export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions =
     limits,
     home,
     projectDir,
-    warnings: [...merged.warnings, ...resolved.warnings]
+    warnings: [...merged.warnings, ...resolved.warnings, ...ruleWarnings(merged.permissions, resolved.servers)]
   })
 })
 

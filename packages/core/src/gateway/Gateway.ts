@@ -105,7 +105,7 @@ export const makeGateway = Effect.gen(function*() {
 
   server.setRequestHandler(ListToolsRequestSchema, () =>
     run(Effect.map(registry.list(), ({ tools }) => ({
-      tools: tools.filter((t) => permission.decide(t.name).behavior !== "deny").map(toListedTool)
+      tools: tools.filter((t) => permission.decide(t.name, t).behavior !== "deny").map(toListedTool)
     }))))
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>

@@ -13,8 +13,9 @@ import { type PermissionRules } from "../config/ServerConfig.js"
 import { addPermissionRule } from "../config/SettingsFile.js"
 import { scopeFile } from "../config/SettingsLoad.js"
 import { type ConfigError, PermissionDenied } from "../Errors.js"
-import { PREFIX, SEPARATOR } from "../catalog/Naming.js"
+import { fullToolName, PREFIX, SEPARATOR } from "../catalog/Naming.js"
 import { sanitize } from "../content/Sanitize.js"
+import { foldedEquals, foldedStartsWith } from "./NameFold.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure rule logic
@@ -46,19 +47,74 @@ export const ruleMatches = (rule: string, toolName: string): boolean => {
   return false
 }
 
+/** Which tool a name stands for: its server and the tool's own name, as the server spells it. */
+export interface ToolIdentity {
+  readonly server: string
+  readonly tool: string
+}
+
+/**
+ * A deny rule against a tool by folded names (`NameFold`): case, separators, invisible
+ * characters and look-alike letters do not escape it. `mcp__fs__` (a trailing `__`) denies the
+ * whole server, as its writer meant.
+ */
+export const denyMatchesFolded = (rule: string, identity: ToolIdentity): boolean => {
+  if (!rule.startsWith(PREFIX)) return false
+  const rest = rule.slice(PREFIX.length)
+  const wildcard = rest.endsWith("*")
+  const body = wildcard ? rest.slice(0, -1) : rest
+  const at = body.indexOf(SEPARATOR)
+  if (at < 0) {
+    // `mcp__<server>` (whole server) or `mcp__<prefix>*` (servers by prefix)
+    return wildcard ? foldedStartsWith(identity.server, body) : foldedEquals(body, identity.server)
+  }
+  const server = body.slice(0, at), tool = body.slice(at + SEPARATOR.length)
+  if (!foldedEquals(server, identity.server)) return false
+  if (tool === "") return true
+  return wildcard ? foldedStartsWith(identity.tool, tool) : foldedEquals(tool, identity.tool)
+}
+
 /**
  * The documented precedence: any matching deny beats any matching ask beats any matching allow,
  * whatever scope each came from; no match means ask. Order within a list does not matter.
+ *
+ * With the tool's identity, rules also match its full unshortened name (a rule written from a
+ * 70-character name still matches the 64-character one), and deny rules match look-alikes.
  */
-export const decide = (rules: PermissionRules, toolName: string): Decision => {
-  const first = (list: ReadonlyArray<string>) => list.find((rule) => ruleMatches(rule, toolName))
-  const deny = first(rules.deny)
+export const decide = (rules: PermissionRules, toolName: string, identity?: ToolIdentity): Decision => {
+  const names = identity ? [toolName, fullToolName(identity.server, identity.tool)] : [toolName]
+  const matches = (rule: string) => names.some((name) => ruleMatches(rule, name))
+  const deny = rules.deny.find((rule) => matches(rule) || (identity !== undefined && denyMatchesFolded(rule, identity)))
   if (deny !== undefined) return { behavior: "deny", rule: deny }
-  const ask = first(rules.ask)
+  const ask = rules.ask.find(matches)
   if (ask !== undefined) return { behavior: "ask", rule: ask }
-  const allow = first(rules.allow)
+  const allow = rules.allow.find(matches)
   if (allow !== undefined) return { behavior: "allow", rule: allow }
   return { behavior: "ask", rule: undefined }
+}
+
+/**
+ * The deny rule that covers every tool of `server`, if one does (`mcp__<server>`,
+ * `mcp__<server>__*`, `mcp__*`, look-alikes folded): such a server's resources and prompts are
+ * not used either.
+ */
+export const serverDenyRule = (rules: PermissionRules, server: string): string | undefined =>
+  rules.deny.find((rule) => coversServer(rule, server))
+
+const coversServer = (rule: string, server: string): boolean => {
+  if (rule === "*") return true
+  if (!rule.startsWith(PREFIX)) return false
+  const rest = rule.slice(PREFIX.length)
+  if (rest.endsWith("*")) {
+    const body = rest.slice(0, -1)
+    const at = body.indexOf(SEPARATOR)
+    // `mcp__*`, `mcp__f*`: every server whose name starts so
+    if (at < 0) return foldedStartsWith(server, body)
+    // `mcp__fs__*`: the whole server only when nothing follows the separator
+    return body.slice(at + SEPARATOR.length) === "" && foldedEquals(body.slice(0, at), server)
+  }
+  const body = rest.endsWith(SEPARATOR) ? rest.slice(0, -SEPARATOR.length) : rest
+  return !body.includes(SEPARATOR) && foldedEquals(body, server)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,7 +327,9 @@ export class Permission extends Context.Tag("@mcpctl/core/Permission")<
      * The current decision for a fully-qualified name, including tools approved "always" in this
      * session; synchronous so catalogues (`tools --json`) can show it per tool cheaply.
      */
-    readonly decide: (toolName: string) => Decision
+    readonly decide: (toolName: string, identity?: ToolIdentity) => Decision
+    /** The deny rule that covers all of `server` (its resources and prompts too), if any. */
+    readonly serverDenied: (server: string) => string | undefined
     /** Succeeds when the call may run; asks through the Prompter when the rules say ask. */
     readonly authorize: (request: PermissionRequest) => Effect.Effect<void, PermissionDenied | ConfigError>
   }
@@ -288,6 +346,7 @@ export class Permission extends Context.Tag("@mcpctl/core/Permission")<
    */
   static layerAllowAll: Layer.Layer<Permission> = Layer.succeed(this, {
     decide: () => ({ behavior: "allow", rule: undefined }),
+    serverDenied: () => undefined,
     authorize: () => Effect.void
   })
 }
@@ -305,8 +364,8 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
     // and a second call to the same tool should see the first one's "always".
     const promptLock = yield* Effect.makeSemaphore(1)
 
-    const decideNow = (toolName: string): Decision => {
-      const decision = decide(rules, toolName)
+    const decideNow = (toolName: string, identity?: ToolIdentity): Decision => {
+      const decision = decide(rules, toolName, identity)
       return decision.behavior === "ask" && approved.has(toolName)
         ? { behavior: "allow", rule: toolName }
         : decision
@@ -357,7 +416,7 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
 
     const authorize = Effect.fn("Permission.authorize")(function*(request: PermissionRequest) {
       yield* Effect.annotateCurrentSpan("tool", request.tool)
-      const decision = decideNow(request.tool)
+      const decision = decideNow(request.tool, { server: request.server, tool: request.toolName })
       yield* Effect.annotateCurrentSpan("behavior", decision.behavior)
       switch (decision.behavior) {
         case "allow":
@@ -375,6 +434,6 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
       }
     })
 
-    return Permission.of({ decide: decideNow, authorize })
+    return Permission.of({ decide: decideNow, serverDenied: (server) => serverDenyRule(rules, server), authorize })
   }
 )
