@@ -11,7 +11,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { McpConfig } from "../config/McpConfig.js"
 import { unknownServerMessage } from "../config/ServerConfig.js"
-import { cachedOnConnection, type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { ListKey } from "../pool/ConnectionLists.js"
+import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import {
   type ConfigError,
@@ -136,7 +137,18 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
   )
 }
 
-const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<McpTool>> => {
+/** A server's tools as listed over one connection, and by name for `call`. */
+interface ToolList {
+  readonly tools: ReadonlyArray<McpTool>
+  readonly byName: ReadonlyMap<string, McpTool>
+}
+
+/** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
+const toolsList = new ListKey<ToolList>("tools", "tools")
+
+const noTools: ToolList = { tools: [], byName: new Map() }
+
+const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
   const tools: Array<McpTool> = []
   let cursor: string | undefined
   do {
@@ -144,7 +156,7 @@ const fetchTools = async (connection: Connection, signal: AbortSignal | undefine
     for (const tool of page.tools) tools.push(toMcpTool(connection.server.name, tool))
     cursor = page.nextCursor
   } while (cursor)
-  return tools
+  return { tools, byName: new Map(tools.map((t) => [t.name, t])) }
 }
 
 const make = Effect.gen(function*() {
@@ -153,25 +165,22 @@ const make = Effect.gen(function*() {
   const config = yield* McpConfig
   const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
 
-  // Tools by name per fetched list, so `call` finds its tool without a round through the pool.
-  // Keyed by the cached promise: when the list is dropped (closed, list_changed), so is this.
-  const indexes = new WeakMap<Promise<unknown>, ReadonlyMap<string, McpTool>>()
-
   const listServer = (server: string) =>
-    pool.run(server, "tools/list", (connection, signal) => {
-      if (!connection.capabilities?.tools) return Promise.resolve([])
-      const listed = cachedOnConnection(connection, "tools", signal, fetchTools)
-      if (!indexes.has(listed)) {
-        listed.then((tools) => indexes.set(listed, new Map(tools.map((t) => [t.name, t]))), () => undefined)
-      }
-      return listed
-    })
+    Effect.map(
+      pool.run(server, "tools/list", (connection, signal) =>
+        connection.capabilities?.tools
+          ? connection.lists.get(toolsList, () => fetchTools(connection, signal))
+          : Promise.resolve(noTools)),
+      (list) => list.tools
+    )
 
-  /** The tool from an already fetched list of a live connection, or undefined (synchronous). */
+  /**
+   * The tool from the fetched list of a live connection, or undefined (synchronous), so `call`
+   * finds its tool without a round through the pool.
+   */
   const lookup = (name: string): McpTool | undefined => {
     const parsed = parseToolName(name)
-    const listed = parsed && pool.peek(parsed.server)?.cache.get("tools")
-    return listed ? indexes.get(listed)?.get(name) : undefined
+    return parsed && pool.peek(parsed.server)?.lists.peek(toolsList)?.byName.get(name)
   }
 
   const list = (servers?: ReadonlyArray<string>) =>
