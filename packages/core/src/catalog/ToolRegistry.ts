@@ -331,6 +331,14 @@ const make = Effect.gen(function*() {
     )
   }
 
-  return ToolRegistry.of({ list, listServer, resolve, call })
+  // One span per call, around all of it (resolve, permission, the request); the hot path inside
+  // is untraced.
+  const tracedCall = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
+    Effect.withSpan(call(name, args, options), "ToolRegistry.call", {
+      captureStackTrace: false,
+      attributes: { server: parseToolName(name)?.server, tool: name }
+    })
+
+  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall })
 })
 
