@@ -26,7 +26,11 @@ import { ListPromptsRequestSchema, ListResourcesRequestSchema } from "@modelcont
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as TestClock from "effect/TestClock"
@@ -227,6 +231,48 @@ describe("mid-call failure", () => {
       expect(stats.connections.get("alpha")).toBe(2)
       expect(callsOn(stats, 2)).toBe(1)
     }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), midCall, stats))))
+  })
+
+  it.scoped("logs the resend at debug, annotated with the server, and only at debug", () => {
+    interface Logged {
+      readonly level: string
+      readonly message: string
+      readonly server: unknown
+    }
+    const run = (minimum: LogLevel.LogLevel | undefined) => {
+      const logged: Array<Logged> = []
+      const capture = Logger.make(({ annotations, logLevel, message }) =>
+        logged.push({
+          level: logLevel.label,
+          message: String(message),
+          server: Option.getOrUndefined(HashMap.get(annotations, "server"))
+        })
+      )
+      const server = counting()
+      const stats = Faulty.makeStats()
+      const scenario = Effect.gen(function*() {
+        const registry = yield* ToolRegistry
+        yield* registry.call("mcp__alpha__echo", { text: "again" })
+        expect(callsOn(stats, 2)).toBe(1)
+        return logged
+      }).pipe(
+        Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), midCall, stats))),
+        // Outermost, so the pool's own fibers (connects, drops) log through it too.
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture))
+      )
+      return minimum ? Logger.withMinimumLogLevel(scenario, minimum) : scenario
+    }
+    return Effect.gen(function*() {
+      const debug = yield* run(LogLevel.Debug)
+      const resend = debug.filter((l) => l.message.includes("resending tools/call"))
+      expect(resend).toEqual([{ level: "DEBUG", message: expect.stringContaining("on a fresh connection"), server: "alpha" }])
+      // The drop and the reconnect that led to it are logged the same way.
+      expect(debug.some((l) => l.message.startsWith("connection dropped") && l.server === "alpha")).toBe(true)
+      expect(debug.some((l) => l.message.startsWith("reconnected") && l.server === "alpha")).toBe(true)
+      expect(debug.every((l) => l.level === "DEBUG")).toBe(true)
+      // At the default minimum level (info) none of it reaches any logger.
+      expect(yield* run(undefined)).toEqual([])
+    })
   })
 
   it.scoped("replays an idempotentHint tool", () => {
