@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
+import * as Tracer from "effect/Tracer"
 
 /** Resolves after `ms` of real time, whatever the TestClock says. */
 const realTimeout = <A>(ms: number, value: A) => new Promise<A>((resolve) => setTimeout(() => resolve(value), ms))
@@ -259,6 +260,39 @@ describe("ToolRegistry over in-memory servers", () => {
           return factory()
         }
       }))
+    )
+  })
+})
+
+describe("spans", () => {
+  /** The tracer in place, recording every span it makes. */
+  const recording = (spans: Array<Tracer.Span>) =>
+    Layer.unwrapEffect(Effect.map(Effect.tracer, (base) =>
+      Layer.setTracer(Tracer.make({
+        span: (...args) => {
+          const span = base.span(...args)
+          spans.push(span)
+          return span
+        },
+        context: (f, fiber) => base.context(f, fiber)
+      }))))
+
+  it.scoped("one span per call (server, tool) and per connect; none for the permission check", () => {
+    const spans: Array<Tracer.Span> = []
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      yield* registry.call("mcp__alpha__echo", { text: "1" })
+      yield* registry.call("mcp__alpha__echo", { text: "2" })
+      const calls = spans.filter((s) => s.name === "ToolRegistry.call")
+      expect(calls.length).toBe(2)
+      expect(Object.fromEntries(calls[0]!.attributes)).toEqual({ server: "alpha", tool: "mcp__alpha__echo" })
+      expect(calls.every((s) => s.status._tag === "Ended")).toBe(true)
+      const connects = spans.filter((s) => s.name === "ConnectionPool.connect")
+      expect(connects.map((s) => s.attributes.get("server"))).toEqual(["alpha"])
+      expect(spans.map((s) => s.name)).not.toContain("Permission.authorize")
+    }).pipe(
+      Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) })),
+      Effect.provide(recording(spans))
     )
   })
 })
