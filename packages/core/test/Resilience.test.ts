@@ -25,6 +25,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { ListPromptsRequestSchema, ListResourcesRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
@@ -154,6 +155,33 @@ describe("ensureConnected", () => {
       expect(stats.connections.get("alpha")).toBe(2)
       expect((yield* pool.get("alpha")) === first).toBe(false)
     }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), () => undefined, stats))))
+  })
+})
+
+describe("a connection lost during the handshake", () => {
+  it.live("is dropped, not kept as connected, when it closes right after initialize", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    // The line goes dead as the handshake's last message leaves: the client may see the close
+    // before the pool has taken the connection over.
+    const script: Faulty.Script = (s) =>
+      s.connection === 1 && s.method === "notifications/initialized" ? Faulty.deliverThenDrop : undefined
+    return Effect.gen(function*() {
+      const pool = yield* ConnectionPool
+      const events = yield* PubSub.subscribe(pool.events)
+      yield* pool.get("alpha")
+      const event = yield* Queue.take(events).pipe(Effect.timeout("2 seconds"), Effect.either)
+      expect(event).toEqual(Either.right({ _tag: "Closed", server: "alpha" }))
+      expect((yield* pool.state("alpha")).status).toBe("pending")
+      expect(pool.peek("alpha")).toBeUndefined()
+      const registry = yield* ToolRegistry
+      yield* registry.call("mcp__alpha__charge", {})
+      expect(stats.connections.get("alpha")).toBe(2)
+      expect(server.runs.charge).toBe(1)
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), script, stats)))
+    )
   })
 })
 
