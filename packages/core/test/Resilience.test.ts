@@ -16,13 +16,17 @@ import { ConnectionPool, type PoolEvent, type PoolOptions } from "@mcpctl/core/C
 import { needsAuthCacheFile } from "@mcpctl/core/NeedsAuthCache"
 import { afterRequest, DEGRADED_AFTER, mayResend } from "@mcpctl/core/Resilience"
 import { classifyRequestFailure } from "@mcpctl/core/RequestErrors"
-import { listPrompts, listResources } from "@mcpctl/core/Resources"
+import { listPrompts, listResources, listResourceTemplates } from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import { McpRequestError, SessionExpired, TransportFailure } from "@mcpctl/core/Errors"
 import { Server as LowLevelServer } from "@modelcontextprotocol/sdk/server/index.js"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { ListPromptsRequestSchema, ListResourcesRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import {
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -392,9 +396,9 @@ describe("cache invalidation", () => {
       expect(Chunk.size(yield* Queue.takeAll(events))).toBe(1)
     }).pipe(Effect.provide(hostLayer([stdio("alpha")], InMemory.layer({ alpha: server.factory }))))
   })
-  it.scoped("resources and prompts list_changed drop those lists", () => {
+  it.scoped("resources and prompts list_changed drop those lists (templates with resources)", () => {
     const instances: Array<LowLevelServer> = []
-    const listings = { resources: 0, prompts: 0 }
+    const listings = { resources: 0, templates: 0, prompts: 0 }
     const factory: InMemory.ServerFactory = () => {
       const server = new LowLevelServer(
         { name: "lists", version: "1.0.0" },
@@ -403,6 +407,10 @@ describe("cache invalidation", () => {
       server.setRequestHandler(ListResourcesRequestSchema, () => {
         listings.resources++
         return { resources: [{ uri: "test://a", name: "a" }] }
+      })
+      server.setRequestHandler(ListResourceTemplatesRequestSchema, () => {
+        listings.templates++
+        return { resourceTemplates: [{ uriTemplate: "test://{x}", name: "x" }] }
       })
       server.setRequestHandler(ListPromptsRequestSchema, () => {
         listings.prompts++
@@ -414,13 +422,16 @@ describe("cache invalidation", () => {
     return Effect.gen(function*() {
       const pool = yield* ConnectionPool
       const events = yield* PubSub.subscribe(pool.events)
-      yield* listResources("alpha")
-      yield* listPrompts("alpha")
+      const all = Effect.all([listResources("alpha"), listResourceTemplates("alpha"), listPrompts("alpha")])
+      yield* all
+      yield* all
+      expect(listings).toEqual({ resources: 1, templates: 1, prompts: 1 })
       yield* Effect.promise(() => instances[0]!.sendResourceListChanged())
+      yield* all
+      expect(listings).toEqual({ resources: 2, templates: 2, prompts: 1 })
       yield* Effect.promise(() => instances[0]!.sendPromptListChanged())
-      yield* listResources("alpha")
-      yield* listPrompts("alpha")
-      expect(listings).toEqual({ resources: 2, prompts: 2 })
+      yield* all
+      expect(listings).toEqual({ resources: 2, templates: 2, prompts: 2 })
       expect(Chunk.toReadonlyArray(yield* Queue.takeAll(events))).toEqual([
         { _tag: "ListChanged", server: "alpha", list: "resources" },
         { _tag: "ListChanged", server: "alpha", list: "prompts" }
