@@ -8,6 +8,7 @@ import { Everything, Faulty, Host, InMemory } from "@mcpctl/testing"
 import { echoServer } from "@mcpctl/testing/fixtures"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
+import { ConnectionLists, ListKey } from "@mcpctl/core/ConnectionLists"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
@@ -190,5 +191,43 @@ describe("ConnectionPool.run: the interrupt contract", () => {
       Effect.scoped,
       Effect.provide(hostLayer([server_("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), () => undefined, stats)))
     )
+  })
+})
+
+describe("ConnectionLists (what a connection remembers)", () => {
+  const tools = new ListKey<ReadonlyArray<string>>("tools", "tools")
+  const templates = new ListKey<ReadonlyArray<string>>("templates", "resources")
+  const level = new ListKey<unknown>("logLevel:debug", undefined)
+
+  it("shares one fetch between concurrent askers and serves the value synchronously once fetched", async () => {
+    const lists = new ConnectionLists()
+    let fetches = 0
+    const fetch = () => (fetches++, Promise.resolve(["a"]))
+    const [x, y] = await Promise.all([lists.get(tools, fetch), lists.get(tools, fetch)])
+    expect(fetches).toBe(1)
+    expect(x).toBe(y)
+    expect(lists.peek(tools)).toBe(x)
+    expect(lists.peek(templates)).toBeUndefined()
+  })
+
+  it("forgets a failed fetch, so the next asker fetches again", async () => {
+    const lists = new ConnectionLists()
+    await expect(lists.get(tools, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom")
+    expect(lists.has(tools)).toBe(false)
+    expect(lists.peek(tools)).toBeUndefined()
+    expect(await lists.get(tools, () => Promise.resolve(["b"]))).toEqual(["b"])
+  })
+
+  it("drops only what a list_changed names, and says whether there was something to drop", async () => {
+    const lists = new ConnectionLists()
+    await lists.get(tools, () => Promise.resolve(["a"]))
+    await lists.get(templates, () => Promise.resolve(["t"]))
+    await lists.get(level, () => Promise.resolve({}))
+    expect(lists.invalidate("prompts")).toBe(false)
+    expect(lists.invalidate("resources")).toBe(true)
+    expect(lists.invalidate("resources")).toBe(false)
+    expect([lists.has(tools), lists.has(templates), lists.has(level)]).toEqual([true, false, true])
+    lists.clear()
+    expect(lists.size).toBe(0)
   })
 })

@@ -3,7 +3,7 @@
  * server (list, call, read) goes through `run`, so connecting, limits, error classification and
  * reconnection live in one place. The pool keeps one record per configured server and one per
  * connection (see `ServerRecord`, `ConnectionRecord` below); the connect itself is
- * `internal/handshake.ts`, the lists remembered per connection `ConnectionLists.ts`.
+ * `internal/pool/handshake.ts`, the lists remembered per connection `ConnectionLists.ts`.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
@@ -20,8 +20,8 @@ import { ServerUnavailable } from "../Errors.js"
 import { type ConcreteKind } from "../transport/OpenedTransport.js"
 import { Transport } from "../transport/Transport.js"
 import { ConnectionLists, dropOnListChanged, type ListKind } from "./ConnectionLists.js"
-import { handshake } from "./internal/handshake.js"
-import { type RequestPool, sendRequest } from "./internal/request.js"
+import { handshake } from "../internal/pool/handshake.js"
+import { type RequestPool, sendRequest } from "../internal/pool/request.js"
 import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
 import type { RequestError } from "./RequestErrors.js"
 import { afterRequest, answerInvalidResponses, type Outcome } from "./Resilience.js"

@@ -15,7 +15,7 @@ import type { ResolvedServer } from "../../config/ServerConfig.js"
 import { ServerUnavailable } from "../../Errors.js"
 import type { ConcreteKind } from "../../transport/OpenedTransport.js"
 import { candidateKinds, type Transport } from "../../transport/Transport.js"
-import { classifyConnectError } from "../RequestErrors.js"
+import { classifyConnectError } from "../../pool/RequestErrors.js"
 
 /** An initialized client, not yet taken over by the pool. */
 export interface Handshake {

@@ -8,8 +8,8 @@
  */
 import * as Effect from "effect/Effect"
 import type { ServerUnavailable } from "../../Errors.js"
-import { classifyRequestFailure, type RequestError } from "../RequestErrors.js"
-import { mayResend, type Outcome } from "../Resilience.js"
+import { classifyRequestFailure, type RequestError } from "../../pool/RequestErrors.js"
+import { mayResend, type Outcome } from "../../pool/Resilience.js"
 
 /** What a request needs from the pool. */
 export interface RequestPool<C> {
