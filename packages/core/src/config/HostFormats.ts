@@ -128,7 +128,13 @@ interface VarScope {
  * `${HOME}`, `${workspaceFolder}` → the folder's path, `${input:id}` → `${MCPCTL_INPUT_ID}`;
  * mcpctl's own `${X}` / `${X:-d}` stay. Any other `${…}` is a problem: never sent literally.
  */
-const vscodeVars = (scope: VarScope, server: string, where: string) => (value: string): string =>
+const vscodeVars = (scope: VarScope, server: string, where: string) => (value: string): string => {
+  const out = replaceVscodeVars(scope, server, where, value)
+  // `${workspaceFolder}/../x` reads better as the path it names.
+  return /^\$\{workspaceFolder\}[\/]/.test(value) ? Path.normalize(out) : out
+}
+
+const replaceVscodeVars = (scope: VarScope, server: string, where: string, value: string): string =>
   value.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
     const env = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner)
     if (env) return "${" + env[1] + "}"

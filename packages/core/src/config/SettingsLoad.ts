@@ -220,7 +220,7 @@ export function parseSettingsText(text: string, file: string, host?: HostContext
  * mcpctl's entries do not know yet (`includeTools`) join the fields it could not carry over in
  * one warning, under the names the file uses.
  */
-function decodeHostSettings(host: HostSettings, file: string): Either.Either<ParsedSettings, ConfigError> {
+export function decodeHostSettings(host: HostSettings, file: string): Either.Either<ParsedSettings, ConfigError> {
   const problems: Array<{ path: string; message: string }> = []
   const unhonoured = [...host.unhonoured]
   const decode = <A>(schema: Schema.Schema<A, any>, value: unknown, at: string): A | undefined => {
