@@ -12,7 +12,7 @@ describe("hostFiles", () => {
   it("knows every host's files on Linux", () => {
     expect(Object.fromEntries(importHosts.map((h) => [h, hostFiles(h, places("linux"))]))).toEqual({
       "claude-desktop": ["/h/.config/Claude/claude_desktop_config.json"],
-      "claude-code": ["/h/.claude.json", "/p/.mcp.json"],
+      "claude-code": ["/h/.claude.json"],
       cursor: ["/h/.cursor/mcp.json", "/p/.cursor/mcp.json"],
       vscode: ["/h/.config/Code/User/mcp.json", "/p/.vscode/mcp.json"],
       windsurf: ["/h/.codeium/windsurf/mcp_config.json"],

@@ -7,12 +7,13 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import { explain as explainSettings, type Explained, type FieldExplained } from "@mcpctl/core/Explain"
 import { UsageError } from "@mcpctl/core/Errors"
+import { formatTitle } from "@mcpctl/core/HostFormats"
 import { unknownServerMessage } from "@mcpctl/core/ServerConfig"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Flags from "../Flags.js"
 import { report } from "../Host.js"
-import { json, out, table } from "../Render.js"
+import { err, json, out, table } from "../Render.js"
 
 const server = Args.text({ name: "server" }).pipe(Args.optional)
 
@@ -25,7 +26,7 @@ const valueText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v)
 export const renderExplained = (e: Explained): Array<string> => {
   const lines: Array<string> = []
   for (const s of e.servers) {
-    lines.push(`${s.name}  ${s.scope}  ${where(s)}${s.format !== "mcpctl" ? `  (${s.format} format)` : ""}  transport ${s.transport}`)
+    lines.push(`${s.name}  ${s.scope}  ${where(s)}${s.format !== "mcpctl" ? `  (${formatTitle[s.format]} format)` : ""}  transport ${s.transport}`)
     for (const o of s.overrides) lines.push(`  overrides ${o.scope} ${where(o)}`)
     const rows = s.fields.map((f) => [
       `  ${f.field}`,
@@ -42,13 +43,14 @@ export const renderExplained = (e: Explained): Array<string> => {
   lines.push("limits")
   lines.push(table(["  VARIABLE", "VALUE", "FROM"], e.limits.map((l) => [`  ${l.variable}`, l.value === null ? "none" : String(l.value), l.from])))
   lines.push("files")
-  for (const f of e.files) lines.push(`  ${f.scope}  ${f.source}${f.exists ? f.format && f.format !== "mcpctl" ? `  (${f.format} format)` : "" : "  (none)"}`)
+  for (const f of e.files) lines.push(`  ${f.scope}  ${f.source}${f.exists ? f.format && f.format !== "mcpctl" ? `  (${formatTitle[f.format]} format)` : "" : "  (none)"}`)
   return lines
 }
 
 const explainCommand = Command.make("explain", { json: Flags.json, config: Flags.config, cwd: Flags.cwd, server }, (flags) =>
   Effect.gen(function*() {
     const explained = yield* explainSettings({ cwd: Option.getOrUndefined(flags.cwd), configFiles: flags.config, env: process.env })
+    for (const warning of explained.warnings) err(`mcpctl: warning: ${warning}`)
     let result: Explained = explained
     if (Option.isSome(flags.server)) {
       const name = flags.server.value

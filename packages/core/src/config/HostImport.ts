@@ -38,7 +38,8 @@ export function hostFiles(host: ImportHost, p: HostPlaces): ReadonlyArray<string
     case "claude-desktop":
       return [Path.join(mac ? appSupport : xdg, "Claude", "claude_desktop_config.json")]
     case "claude-code":
-      return [Path.join(p.env.CLAUDE_CONFIG_DIR || home, ".claude.json"), Path.join(p.projectDir, ".mcp.json")]
+      // The project's `.mcp.json` needs no import: mcpctl reads it as its own project scope.
+      return [Path.join(p.env.CLAUDE_CONFIG_DIR || home, ".claude.json")]
     case "cursor":
       return [Path.join(home, ".cursor", "mcp.json"), Path.join(p.projectDir, ".cursor", "mcp.json")]
     case "vscode":
