@@ -233,6 +233,18 @@ describe("gemini-cli settings.json", () => {
   })
 })
 
+describe("permissions in another host's file", () => {
+  it("keeps mcpctl-shaped rules written into it, and adds the host's own (gemini trust)", () => {
+    const s = read(JSON.stringify({
+      mcpServers: { t: { command: "x", trust: true } },
+      permissions: { allow: ["mcp__a"], deny: ["mcp__b__x"] }
+    }), "/h/.gemini/settings.json")
+    expect(s.permissions).toEqual({ allow: ["mcp__a", "mcp__t"], deny: ["mcp__b__x"] })
+    const other = read(JSON.stringify({ mcpServers: {}, permissions: { defaultMode: "plan" } }), "/p/.cursor/mcp.json")
+    expect(other.permissions).toEqual({ allow: [] })
+  })
+})
+
 describe("Windsurf and Cursor", () => {
   it("Windsurf: serverUrl is the URL, disabledTools excludes, ${env:X} is a reference", () => {
     const s = read(JSON.stringify({

@@ -419,6 +419,18 @@ export function parseHostText(text: string, file: string, toml: boolean): Either
 }
 
 /**
+ * Rules of a file read as another host's: mcpctl-shaped `permissions` written into it are kept
+ * (a file detected by its name may still be the user's own), plus the allow rules the host's
+ * own fields imply.
+ */
+const hostPermissions = (written: unknown, allow: ReadonlyArray<string>) => {
+  const ours = isObject(written) && Object.keys(written).every((k) => ["allow", "ask", "deny"].includes(k)) &&
+    Object.values(written).every((v) => Array.isArray(v) && v.every((r) => typeof r === "string"))
+  const rules = ours ? (written as Record<string, Array<string>>) : {}
+  return { ...rules, allow: [...(rules.allow ?? []), ...allow] }
+}
+
+/**
  * Reads one settings file of any host into mcpctl's terms (pure). Servers of a dialect are
  * translated field by field; a value that cannot be carried over safely (`${command:…}`, an
  * unreadable `envFile`) is an error naming the file, the field and the fix.
@@ -539,7 +551,7 @@ export function readHostSettings(text: string, file: string, ctx: HostContext): 
   return Either.right({
     format,
     servers: out.servers,
-    permissions: format === "mcpctl" ? raw.permissions ?? {} : { allow: out.allow },
+    permissions: format === "mcpctl" ? raw.permissions ?? {} : hostPermissions(raw.permissions, out.allow),
     unhonoured: out.unhonoured,
     inputs,
     notes: [...notes],
