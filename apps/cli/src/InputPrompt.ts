@@ -11,21 +11,16 @@ export const askInputOnTerminal = (input: HostInput): Promise<string | undefined
   new Promise((resolve) => {
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true })
     const question = `${input.description ?? `Value of input "${input.id}"`} (${input.variable}): `
+    rl.question(question, (answer) => done(answer))
     if (input.password) {
-      // Print the question, then swallow the echo of what is typed.
-      const write = (rl as unknown as { _writeToOutput: (s: string) => void })
-      process.stderr.write(question)
-      write._writeToOutput = (s: string) => {
-        if (s.includes("\n")) process.stderr.write("\n")
-      }
-      rl.question("", (answer) => done(answer))
-    } else {
-      rl.question(question, (answer) => done(answer))
+      // The question is on the screen: from now on, what is typed is not echoed.
+      ;(rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => undefined
     }
     let settled = false
     const done = (answer: string | undefined) => {
       if (settled) return
       settled = true
+      if (input.password) process.stderr.write("\n")
       rl.close()
       resolve(answer === undefined || answer === "" ? undefined : answer)
     }
