@@ -3,6 +3,10 @@ import { once } from "node:events"
 import * as http from "node:http"
 import * as net from "node:net"
 import { startCountingProxy } from "@mcpctl/testing/CountingProxy"
+import { freePort } from "@mcpctl/testing/Everything"
+import * as Effect from "effect/Effect"
+import type { ResolvedServer } from "../src/config/ServerConfig.js"
+import { openRemote } from "../src/transport/Http.js"
 import { proxyFetch, proxySettings } from "../src/transport/Proxy.js"
 
 describe("proxySettings", () => {
@@ -49,4 +53,55 @@ describe("proxyFetch through a local proxy", () => {
     expect(await (await proxyFetch({})(`${targetUrl}/d`)).text()).toBe("hello GET /d")
     expect(proxy.seen.length).toBe(before)
   })
+})
+
+describe("remote transports and their OAuth requests go through the proxy", () => {
+  it.live("a 401 from a server sends the SDK's OAuth discovery through HTTP_PROXY too", () =>
+    Effect.gen(function*() {
+      // The client is given a port nobody listens on; only the proxy knows the real one.
+      const unused = yield* Effect.promise(() => freePort())
+      const paths: Array<string> = []
+      const target = http.createServer((req, res) => {
+        paths.push(`${req.method} ${req.url}`)
+        if (req.url === "/mcp") {
+          res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="http://127.0.0.1:${unused}/.well-known/oauth-protected-resource"` })
+          return res.end()
+        }
+        res.writeHead(404).end()
+      })
+      target.listen(0, "127.0.0.1")
+      yield* Effect.promise(() => once(target, "listening"))
+      const real = (target.address() as net.AddressInfo).port
+      const proxy = yield* Effect.promise(() => startCountingProxy({ ports: { [unused]: real } }))
+      const url = `http://127.0.0.1:${unused}/mcp`
+      const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy }
+      Object.assign(process.env, { HTTP_PROXY: proxy.url, NO_PROXY: "", no_proxy: "" })
+      const server: ResolvedServer = { name: "r", originalName: "r", scope: "adhoc", source: "--url", transport: "http", config: { url } }
+      const authProvider = {
+        redirectUrl: "http://127.0.0.1:1/callback",
+        clientMetadata: { redirect_uris: ["http://127.0.0.1:1/callback"], client_name: "test" },
+        clientInformation: () => undefined,
+        tokens: () => undefined,
+        saveTokens: () => undefined,
+        redirectToAuthorization: () => undefined,
+        saveCodeVerifier: () => undefined,
+        codeVerifier: () => "v"
+      }
+      yield* Effect.scoped(Effect.gen(function*() {
+        const opened = yield* openRemote(server, { url }, "http", { authProvider })
+        yield* Effect.promise(() => opened.transport.start())
+        yield* Effect.promise(() =>
+          opened.transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }).catch(() => undefined)
+        )
+      })).pipe(Effect.ensuring(Effect.promise(async () => {
+        for (const [k, v] of Object.entries(saved)) v === undefined ? delete process.env[k] : (process.env[k] = v)
+        target.closeAllConnections()
+        await new Promise<void>((resolve) => target.close(() => resolve()))
+        await proxy.close()
+      })))
+      // The server is reachable only through the proxy: the POST and the discovery both came that way.
+      expect(paths[0]).toBe("POST /mcp")
+      expect(paths.some((p) => p.includes("/.well-known/oauth-protected-resource"))).toBe(true)
+      expect(proxy.seen.join("\n")).toContain(`127.0.0.1:${unused}`)
+    }))
 })

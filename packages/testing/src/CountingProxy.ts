@@ -7,14 +7,19 @@ import { once } from "node:events"
 import * as http from "node:http"
 import * as net from "node:net"
 
-/** Starts the proxy on a free loopback port; `seen` lists every request and tunnel it relayed. */
-export const startCountingProxy = async () => {
+/**
+ * Starts the proxy on a free loopback port; `seen` lists every request and tunnel it relayed.
+ * `ports` re-routes target ports: a client told to use a port nobody listens on reaches the
+ * real server only through the proxy, which proves a request went through it.
+ */
+export const startCountingProxy = async (options: { readonly ports?: Readonly<Record<number, number>> } = {}) => {
+  const route = (port: number) => options.ports?.[port] ?? port
   const seen: Array<string> = []
   const server = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`)
     const target = new URL(req.url!)
     const upstream = http.request(
-      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers },
+      { host: target.hostname, port: route(Number(target.port || 80)), path: target.pathname + target.search, method: req.method, headers: req.headers },
       (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers)
         r.pipe(res)
@@ -28,7 +33,7 @@ export const startCountingProxy = async () => {
     seen.push(`CONNECT ${req.url}`)
     tunnels.add(socket)
     const [host, port] = req.url!.split(":")
-    const upstream = net.connect(Number(port), host, () => {
+    const upstream = net.connect(route(Number(port)), host, () => {
       socket.write("HTTP/1.1 200 Connection Established\r\n\r\n")
       upstream.write(head)
       upstream.pipe(socket)
