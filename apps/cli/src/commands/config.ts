@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Flags from "../Flags.js"
 import { report } from "../Host.js"
-import { err, json, out, table } from "../Render.js"
+import { json, out, table } from "../Render.js"
 
 const server = Args.text({ name: "server" }).pipe(Args.optional)
 
@@ -50,7 +50,7 @@ export const renderExplained = (e: Explained): Array<string> => {
 const explainCommand = Command.make("explain", { json: Flags.json, config: Flags.config, cwd: Flags.cwd, server }, (flags) =>
   Effect.gen(function*() {
     const explained = yield* explainSettings({ cwd: Option.getOrUndefined(flags.cwd), configFiles: flags.config, env: process.env })
-    for (const warning of explained.warnings) err(`mcpctl: warning: ${warning}`)
+    yield* Effect.forEach(explained.warnings, (warning) => Effect.logWarning(warning), { discard: true })
     let result: Explained = explained
     if (Option.isSome(flags.server)) {
       const name = flags.server.value
