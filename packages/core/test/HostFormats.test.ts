@@ -119,7 +119,7 @@ describe("VS Code", () => {
     const text = JSON.stringify({ servers: { s: { command: "n", env: { C: "own" }, envFile: "${workspaceFolder}/.env" } } })
     const readIt = read(text, file, { readText: (f) => texts[f] })
     expect(entries(readIt).s!.env).toEqual({ C: "own", A: "1", B: "two words" })
-    const imported = read(text, file, { mode: "import", readText: (f) => texts[f] })
+    const imported = read(text, file, { mode: "write", readText: (f) => texts[f] })
     expect(entries(imported).s!.env).toEqual({ C: "own", A: "${A}", B: "${B}" })
     expect(imported.unhonoured[0]).toContain("servers.s.envFile")
     const missing = left(readHostSettings(text, file, { ...ctx, readText: () => undefined }))

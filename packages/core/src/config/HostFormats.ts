@@ -34,10 +34,11 @@ export interface HostContext {
   /** The project directory: Claude Code's `projects.<dir>`, VS Code's `${workspaceFolder}` by default. */
   readonly projectDir: string
   /**
-   * `read` (`--config`): an `envFile` is read into `env`. `import`: nothing is read that would put
-   * values into a file; an `envFile`'s variables become `${NAME}` references.
+   * `read` (`--config`): an `envFile` is read into `env`. `write` (`import`: the result goes into
+   * a file): nothing is read that would put values there; an `envFile`'s variables become
+   * `${NAME}` references.
    */
-  readonly mode: "read" | "import"
+  readonly mode: "read" | "write"
   /** Reads a file (an `envFile`), undefined when missing. Without it, `envFile` cannot be honoured. */
   readonly readText?: ((file: string) => string | undefined) | undefined
   /** The format, when the caller knows it (`import --from`); otherwise detected. */
@@ -255,10 +256,10 @@ const envFileHandler = (ctx: HostContext, baseDir: string, problems: Array<strin
       if (k in own) continue
       // Import never copies the file's values (they are usually secrets): the variable is read
       // from the environment instead, and the warning says so.
-      if (ctx.mode === "import") b.setIn("env", k, "${" + k + "}", [key])
+      if (ctx.mode === "write") b.setIn("env", k, "${" + k + "}", [key])
       else b.setIn("env", k, value, [key])
     }
-    if (ctx.mode === "import") b.cannot(`${key} (its variables are written as \${NAME} references; set them in the environment)`)
+    if (ctx.mode === "write") b.cannot(`${key} (its variables are written as \${NAME} references; set them in the environment)`)
   }
 
 const cursorAuth: Handler = (b, v, key) => {

@@ -151,7 +151,7 @@ export const readHost = Effect.fn("HostImport.readHost")(function*(
     if (text === undefined) continue
     const settings = readHostSettings(text, candidate, {
       projectDir: places.projectDir,
-      mode: "import",
+      mode: "write",
       readText: readTextOrUndefined,
       format: formatOf(host, candidate)
     })
