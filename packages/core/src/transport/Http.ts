@@ -12,6 +12,7 @@ import type * as Scope from "effect/Scope"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
+import { proxyFetch } from "./Proxy.js"
 import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./TransportErrors.js"
 import { WebSocketTransport } from "./WebSocket.js"
 
@@ -125,7 +126,8 @@ export const openRemote = (
         const url = new URL(config.url)
         const headers: Record<string, string> = { ...config.headers }
         const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
-        const fetchImpl = fetchWithTimeout(timeoutMs)
+        // HTTPS_PROXY/HTTP_PROXY/NO_PROXY (Proxy.ts); the SDK's OAuth requests use this fetch too.
+        const fetchImpl = fetchWithTimeout(timeoutMs, proxyFetch())
         let transport: SdkTransport
         switch (kind) {
           case "http":
