@@ -30,7 +30,7 @@ const mcpctl = Command.make("mcpctl").pipe(
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
 
-/** Exit codes of CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
+/** Exit codes of docs/CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
 const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return exitCodeFor(undefined)
   if (Cause.isInterruptedOnly(exit.cause)) return 130

@@ -164,8 +164,8 @@ export const listAllResources = (servers?: ReadonlyArray<string>) =>
   })
 
 /**
- * Resources grouped by server name, the shape of the seeds' `mcp_resources` dictionary that a
- * host hands to a model; servers that fail are left out (use {@link listAllResources} for why).
+ * Resources grouped by server name, the shape of the `mcp_resources` dictionary an agent host
+ * hands to a model; servers that fail are left out (use {@link listAllResources} for why).
  */
 export const resourcesByServer = (servers?: ReadonlyArray<string>) =>
   Effect.gen(function*() {

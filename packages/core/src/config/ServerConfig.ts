@@ -92,7 +92,7 @@ export interface PermissionRules {
   readonly deny: ReadonlyArray<string>
 }
 
-/** Knobs read from the environment (CLI.md, Environment), with their defaults applied. */
+/** Knobs read from the environment (docs/CLI.md, Environment), with their defaults applied. */
 export interface Limits {
   /** `MCP_TIMEOUT`: connect timeout per server, ms. */
   readonly connectTimeoutMs: number
