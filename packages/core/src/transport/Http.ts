@@ -39,8 +39,8 @@ const requestUrl = (input: string | URL | Request): string =>
 /**
  * A `fetch` whose every request gets its own AbortController and an unref'd `setTimeout`, cleared
  * as soon as response headers arrive. Not `AbortSignal.timeout()`: runtimes reclaim those lazily
- * (about 2.4 KB of native memory per request for 60 s). Only the wait for headers is bounded, because Streamable HTTP GET/POST responses may be SSE streams that legitimately stay
- * open. An incoming `init.signal` still aborts the request and its body; the listener forwarding
+ * (about 2.4 KB of native memory per request for 60 s). Only the wait for headers is bounded,
+ * because Streamable HTTP GET/POST responses may be SSE streams that legitimately stay open. An incoming `init.signal` still aborts the request and its body; the listener forwarding
  * it is removed once the body ends, so a transport-lifetime signal does not collect listeners.
  */
 export const fetchWithTimeout =
