@@ -16,6 +16,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { askInputOnTerminal } from "./InputPrompt.js"
 import { err, json } from "./Render.js"
 
 /** The version `--version` prints and spans carry. */
@@ -135,10 +136,12 @@ export const hostLayer = (options: HostOptions) => {
       cwd: Option.getOrUndefined(options.cwd),
       configFiles: options.config,
       env: process.env,
-      adhoc
-    }).pipe(Layer.tap((context) =>
-      // Once per run, on stderr: unknown fields, misspelled keys, rules that match nothing.
-      Effect.forEach(Context.get(context, McpConfig).warnings, (warning) => Effect.logWarning(warning), { discard: true })
+      adhoc,
+      askInput: interactive(options) ? askInputOnTerminal : undefined
+    }).pipe(Layer.tap((ctx) =>
+      // Once per run, on stderr: unknown fields, misspelled keys, rules that match nothing, and the
+      // fields of other hosts' files that mcpctl cannot honour.
+      Effect.forEach(Context.get(ctx, McpConfig).warnings, (warning) => Effect.logWarning(warning), { discard: true })
     ))
   const ask = interactive(options)
   return CoreHost.layer({

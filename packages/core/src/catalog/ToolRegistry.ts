@@ -11,7 +11,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { McpConfig } from "../config/McpConfig.js"
 import { unknownServerMessage } from "../config/ServerConfig.js"
-import { cachedOnConnection, type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { ListKey } from "../pool/ConnectionLists.js"
+import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import {
   type ConfigError,
@@ -136,7 +137,17 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
   )
 }
 
-const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<McpTool>> => {
+/** A server's tools as listed over one connection (collisions apart), and by name for `call`. */
+interface ToolList extends IndexedTools {
+  readonly byName: ReadonlyMap<string, McpTool>
+}
+
+/** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
+const toolsList = new ListKey<ToolList>("tools", "tools")
+
+const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() }
+
+const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
   const tools: Array<McpTool> = []
   let cursor: string | undefined
   do {
@@ -144,7 +155,8 @@ const fetchTools = async (connection: Connection, signal: AbortSignal | undefine
     for (const tool of page.tools) tools.push(toMcpTool(connection.server.name, tool))
     cursor = page.nextCursor
   } while (cursor)
-  return tools
+  const indexed = indexTools(tools)
+  return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
 }
 
 /** A server's tools after the name check: the callable ones, and those that share one qualified name. */
@@ -194,41 +206,34 @@ const make = Effect.gen(function*() {
   const config = yield* McpConfig
   const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
 
-  // Tools by name per fetched list, so `call` finds its tool without a round through the pool.
-  // Keyed by the cached promise: when the list is dropped (closed, list_changed), so is this.
-  const indexes = new WeakMap<Promise<unknown>, IndexedTools & { readonly byName: ReadonlyMap<string, McpTool> }>()
-  // Every listed name → the list it came from: a call is routed by this, never by re-reading the
-  // server out of the name (a cut or odd server name would point elsewhere).
-  const routes = new Map<string, { readonly server: string; readonly listed: Promise<unknown> }>()
-
-  const indexOf = (listed: Promise<ReadonlyArray<McpTool>>) =>
-    listed.then((tools) => {
-      const known = indexes.get(listed)
-      if (known) return known
-      const indexed = indexTools(tools)
-      const entry = { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
-      indexes.set(listed, entry)
-      for (const t of entry.tools) routes.set(t.name, { server: t.server, listed })
-      for (const [name, clash] of entry.collisions) routes.set(name, { server: clash[0]!.server, listed })
-      return entry
-    })
+  // Every listed name → its server: a call is routed by this, never by re-reading the server out
+  // of the name (a cut or odd server name would point elsewhere). The tool itself is then taken
+  // from that server's current list, so a dropped list is never used.
+  const routes = new Map<string, string>()
 
   const listIndexed = (server: string) =>
-    pool.run(server, "tools/list", (connection, signal) => {
-      if (!connection.capabilities?.tools) return Promise.resolve(indexTools([]))
-      return indexOf(cachedOnConnection(connection, "tools", signal, fetchTools))
-    })
+    pool.run(server, "tools/list", (connection, signal) =>
+      connection.capabilities?.tools
+        ? connection.lists.get(toolsList, () =>
+          fetchTools(connection, signal).then((list) => {
+            for (const t of list.tools) routes.set(t.name, t.server)
+            for (const [name, clash] of list.collisions) routes.set(name, clash[0]!.server)
+            return list
+          }))
+        : Promise.resolve(noTools))
 
-  const listServer = (server: string) => Effect.map(listIndexed(server), (indexed) => indexed.tools)
+  const listServer = (server: string) => Effect.map(listIndexed(server), (list) => list.tools)
 
   // A deny rule for a tool a server does not list is said once per run, not once per listing.
   const warned = new Set<string>()
 
-  /** The tool from an already fetched list of a live connection, or undefined (synchronous). */
+  /**
+   * The tool from the fetched list of a live connection, or undefined (synchronous), so `call`
+   * finds its tool without a round through the pool.
+   */
   const lookup = (name: string): McpTool | undefined => {
-    const route = routes.get(name)
-    if (!route || pool.peek(route.server)?.cache.get("tools") !== route.listed) return undefined
-    return indexes.get(route.listed)?.byName.get(name)
+    const server = routes.get(name)
+    return server === undefined ? undefined : pool.peek(server)?.lists.peek(toolsList)?.byName.get(name)
   }
 
   const list = (servers?: ReadonlyArray<string>) =>
@@ -402,6 +407,14 @@ const make = Effect.gen(function*() {
     )
   }
 
-  return ToolRegistry.of({ list, listServer, resolve, call })
+  // One span per call, around all of it (resolve, permission, the request); the hot path inside
+  // is untraced.
+  const tracedCall = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
+    Effect.withSpan(call(name, args, options), "ToolRegistry.call", {
+      captureStackTrace: false,
+      attributes: { server: parseToolName(name)?.server, tool: name }
+    })
+
+  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall })
 })
 
