@@ -8,6 +8,7 @@ import { Elicitation } from "@mcpctl/core/Elicitation"
 import * as CoreHost from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Prompter, RuleWriter } from "@mcpctl/core/Permission"
+import { askTrustOnTerminal } from "@mcpctl/core/ProjectTrust"
 import { redactText } from "@mcpctl/core/Redact"
 import { type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { sanitize } from "@mcpctl/core/Sanitize"
@@ -137,7 +138,9 @@ export const hostLayer = (options: HostOptions) => {
       configFiles: options.config,
       env: process.env,
       adhoc,
-      askInput: interactive(options) ? askInputOnTerminal : undefined
+      askInput: interactive(options) ? askInputOnTerminal : undefined,
+      // A project's own servers and rules need the user's trust; asked only with a person there.
+      askTrust: interactive(options) ? (request) => askTrustOnTerminal(request) : undefined
     }).pipe(Layer.tap((ctx) =>
       // Once per run, on stderr: unknown fields, misspelled keys, rules that match nothing, and the
       // fields of other hosts' files that mcpctl cannot honour.

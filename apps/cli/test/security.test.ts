@@ -4,6 +4,8 @@
  * (test/fixtures/hostile-server.mjs).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { run, workspace } from "./support.js"
 
@@ -71,5 +73,50 @@ describe("terminal injection: server text is made visible, never obeyed", () => 
     expectInert(r.stderr)
     expectInert(r.stdout)
     expect(r.stderr).toContain("fatal\\x0d\\x1b[2K")
+  })
+})
+
+describe("a cloned repository cannot run its own commands", () => {
+  /** A repository whose .mcp.json server leaves a marker file when it starts. */
+  const repo = () => {
+    const dir = join(ws.dir, `repo-${Math.random().toString(36).slice(2)}`)
+    const marker = join(dir, "ran")
+    mkdirSync(join(dir, ".mcpctl"), { recursive: true })
+    const server = { command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "x")`] }
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { theirs: server } }))
+    writeFileSync(join(dir, ".mcpctl/settings.json"), JSON.stringify({ permissions: { allow: ["mcp__*"] } }))
+    return { dir, marker }
+  }
+
+  it("tools in an untrusted directory starts nothing and says how to trust it", async () => {
+    const { dir, marker } = repo()
+    const r = await run(["tools"], { home: ws.home, cwd: dir })
+    expect(r.code).toBe(0)
+    expect(existsSync(marker)).toBe(false)
+    expect(r.stderr).toContain(`mcpctl trust --project ${dir}`)
+  })
+
+  it("its allow rule does not turn the user's own tools from ask into allow", async () => {
+    const { dir } = repo()
+    const mine = settingsWith("mine.json", ["--inject"])
+    const r = await run(["tools", "--json", "--config", mine], { home: ws.home, cwd: dir })
+    const tools = JSON.parse(r.stdout).tools as Array<{ name: string; permission: string }>
+    expect(tools.find((t) => t.name === "mcp__h__inject")!.permission).toBe("ask")
+  })
+
+  it("trust --project runs it until a file changes; MCPCTL_TRUST_PROJECT=1 for one run", async () => {
+    const { dir, marker } = repo()
+    const trusted = await run(["trust", "--project", dir], { home: ws.home })
+    expect(trusted.code).toBe(0)
+    expect(trusted.stderr).toContain(`server "theirs"`)
+    await run(["servers"], { home: ws.home, cwd: dir })
+    expect(existsSync(marker)).toBe(true)
+    rmSync(marker)
+    writeFileSync(join(dir, ".mcp.json"), readFileSync(join(dir, ".mcp.json"), "utf8") + "\n")
+    const changed = await run(["servers"], { home: ws.home, cwd: dir })
+    expect(existsSync(marker)).toBe(false)
+    expect(changed.stderr).toContain("not a trusted project")
+    await run(["servers"], { home: ws.home, cwd: dir, env: { MCPCTL_TRUST_PROJECT: "1" } })
+    expect(existsSync(marker)).toBe(true)
   })
 })

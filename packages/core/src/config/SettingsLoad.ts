@@ -21,6 +21,7 @@ import {
   type MergedServer,
   type ParsedSettings,
   type PermissionRules,
+  type ProjectTrustRequest,
   RemoteServerConfig,
   type ResolvedServer,
   type Scope,
@@ -32,6 +33,7 @@ import {
   type TransportKind
 } from "./ServerConfig.js"
 import { cutServerName } from "../catalog/Naming.js"
+import { contributes, isTrusted, projectHash, readTrust, recordTrust, trustedByEnv, untrustedWarning } from "./ProjectTrust.js"
 import { ruleWarnings, suggestKey } from "./RuleCheck.js"
 import { ConfigError } from "../Errors.js"
 import { formatTitle, type HostContext, type HostSettings, readHostSettings } from "./HostFormats.js"
@@ -482,6 +484,7 @@ export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions =
       scoped.push({ scope: f.scope, source: f.path, settings: yield* parseSettingsText(text, f.path, f.scope === "flag" ? host : undefined) })
     }
   }
+  const trustWarnings = yield* applyProjectTrust(scoped, texts, files, { projectDir, home, env, options })
   for (const a of options.adhoc ?? []) {
     const source = "command" in a.config ? "--stdio" : "--url"
     scoped.push({ scope: "adhoc", source, settings: { servers: [a], permissions: { allow: [], ask: [], deny: [] }, warnings: [] } })
@@ -495,9 +498,49 @@ export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions =
     limits,
     home,
     projectDir,
-    warnings: [...merged.warnings, ...resolved.warnings, ...ruleWarnings(merged.permissions, resolved.servers)]
+    warnings: [...trustWarnings, ...merged.warnings, ...resolved.warnings, ...ruleWarnings(merged.permissions, resolved.servers)]
   })
 })
+
+/**
+ * Drops the project's own settings (project and local scope) from `scoped` unless the directory
+ * is trusted for exactly these files: by the store, `MCPCTL_TRUST_PROJECT=1`, the embedder, or a
+ * yes to `askTrust` (remembered). Returns the warning of a skip.
+ */
+const applyProjectTrust = (
+  scoped: Array<ScopedSettings>,
+  texts: ReadonlyArray<string | undefined>,
+  files: ReadonlyArray<{ readonly scope: Scope; readonly path: string }>,
+  context: { readonly projectDir: string; readonly home: string; readonly env: Env; readonly options: LoadOptions }
+) =>
+  Effect.gen(function*() {
+    const { env, home, options, projectDir } = context
+    const own = files.flatMap((f, i) =>
+      (f.scope === "project" || f.scope === "local") && texts[i] !== undefined
+        ? [{ path: f.path, name: Path.relative(projectDir, f.path), text: texts[i]! }]
+        : []
+    )
+    const ownScoped = scoped.filter((s) => s.scope === "project" || s.scope === "local")
+    if (own.length === 0) return []
+    const request: ProjectTrustRequest = {
+      dir: projectDir,
+      hash: projectHash(own),
+      files: ownScoped.map((s) => ({ name: Path.relative(projectDir, s.source), settings: s.settings }))
+    }
+    if (!contributes(request) || options.trustProject === true || trustedByEnv(env)) return []
+    const stored = yield* Effect.promise(() => readTrust(home))
+    if (isTrusted(stored, projectDir, request.hash)) return []
+    const ask = options.askTrust
+    const yes = ask ? yield* Effect.promise(() => ask(request)) : false
+    if (yes) {
+      yield* Effect.tryPromise(() => recordTrust(home, projectDir, request.hash)).pipe(
+        Effect.catchAll((e) => Effect.logWarning(`could not remember the trust of ${projectDir}: ${String(e.error)}`))
+      )
+      return []
+    }
+    for (const s of ownScoped) scoped.splice(scoped.indexOf(s), 1)
+    return [untrustedWarning(request)]
+  })
 
 /**
  * The `McpConfig` of servers written in code (`McpConfig.layerStatic`): the same merge, expansion

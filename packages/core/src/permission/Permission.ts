@@ -12,6 +12,7 @@ import { McpConfig } from "../config/McpConfig.js"
 import { type PermissionRules } from "../config/ServerConfig.js"
 import { addPermissionRule } from "../config/SettingsFile.js"
 import { scopeFile } from "../config/SettingsLoad.js"
+import { keepingTrust } from "../config/ProjectTrust.js"
 import { type ConfigError, PermissionDenied } from "../Errors.js"
 import { fullToolName, PREFIX, SEPARATOR } from "../catalog/Naming.js"
 import { sanitize } from "../content/Sanitize.js"
@@ -189,8 +190,9 @@ export class RuleWriter extends Context.Tag("@mcpctl/core/RuleWriter")<
   static layerLocalSettings: Layer.Layer<RuleWriter, never, McpConfig> = Layer.effect(
     this,
     Effect.map(McpConfig, (config) => ({
+      // An "always" answer the user gave keeps a trusted project trusted (its hash moves with the edit).
       allowAlways: (rule: string) =>
-        addPermissionRule(scopeFile("local", config.projectDir, config.home), "allow", rule)
+        keepingTrust(config.home, config.projectDir, addPermissionRule(scopeFile("local", config.projectDir, config.home), "allow", rule))
     }))
   )
 }
