@@ -9,13 +9,11 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   GetPromptRequestSchema,
-  isInitializeRequest,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -28,17 +26,12 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
-import * as Scope from "effect/Scope"
-import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { McpConfig, outputTokensFor } from "../config/McpConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
 import { budgetChars, shapeCallResult } from "../content/Shape.js"
-import { parseToolName } from "../catalog/Naming.js"
 import { Permission } from "../permission/Permission.js"
 import { redactText } from "../Redact.js"
 import { UsageError } from "../Errors.js"
@@ -49,6 +42,8 @@ import {
   readResource
 } from "../catalog/Resources.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
+import { type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
+import { indexPrompts, indexResources, unreadableMessage } from "./GatewayCatalog.js"
 
 /** How the gateway introduces itself. */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
@@ -100,8 +95,12 @@ export const makeGateway = Effect.gen(function*() {
     instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
       "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>."
   })
-  // Where a listed resource lives: URIs are the servers' own, so reads are routed by this map.
-  const resourceServer = new Map<string, string>()
+  // A server under a server-level deny offers nothing: no tools, resources or prompts.
+  const denied = (server: string) => permission.serverDenied(server) !== undefined
+  const resourceIndex = Effect.map(listAllResources(), (all) => ({
+    ...indexResources(all.resources, denied),
+    templates: all.templates.filter((t) => !denied(t.server))
+  }))
 
   server.setRequestHandler(ListToolsRequestSchema, () =>
     run(Effect.map(registry.list(), ({ tools }) => ({
@@ -126,41 +125,39 @@ export const makeGateway = Effect.gen(function*() {
     ))
 
   server.setRequestHandler(ListResourcesRequestSchema, () =>
-    run(Effect.map(listAllResources(), ({ resources }) => {
-      for (const r of resources) resourceServer.set(r.uri, r.server)
-      return { resources: resources.map(({ server: _server, ...r }) => r) }
-    })))
+    run(Effect.map(resourceIndex, ({ listed }) => ({ resources: listed.map(({ server: _server, ...r }) => r) }))))
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
-    run(Effect.map(listAllResources(), ({ templates }) => ({
+    run(Effect.map(resourceIndex, ({ templates }) => ({
       resourceTemplates: templates.map(({ server: _server, ...t }) => t)
     }))))
 
+  // Reads go to the one server that lists the URI (listings are cached on the connections).
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
     run(Effect.gen(function*() {
       const uri = request.params.uri
-      if (!resourceServer.has(uri)) yield* listAllResources()
-      const owner = resourceServer.get(uri)
-      if (!owner) {
-        return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, `No configured server lists the resource ${uri}`))
-      }
+      const index = yield* resourceIndex
+      const owner = index.owner.get(uri)
+      if (!owner) return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, unreadableMessage(uri, index)))
       return yield* readResource(owner, uri).pipe(
         Effect.mapError((e) => new McpError(ErrorCode.InternalError, e.message))
       )
     })))
 
+  const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied))
+
   server.setRequestHandler(ListPromptsRequestSchema, () =>
-    run(Effect.map(listAllPrompts(), ({ prompts }) => ({
-      prompts: prompts.map(({ server: owner, ...p }) => ({ ...p, name: promptName(owner, p.name) }))
+    run(Effect.map(promptIndex, (prompts) => ({
+      prompts: [...prompts].map(([name, { server: _owner, ...p }]) => ({ ...p, name }))
     }))))
 
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
     run(Effect.gen(function*() {
-      const target = parsePromptName(request.params.name)
+      const target = (yield* promptIndex).get(request.params.name)
       if (!target) {
         return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`))
       }
-      return yield* getPrompt(target.server, target.prompt, request.params.arguments ?? {}).pipe(
+      return yield* getPrompt(target.server, target.name, request.params.arguments ?? {}).pipe(
         Effect.mapError((e) => new McpError(ErrorCode.InternalError, e.message))
       )
     })))
@@ -186,14 +183,6 @@ export const makeGateway = Effect.gen(function*() {
   return server
 })
 
-/** `<server>__<prompt>`: prompt names of different servers cannot collide (pure). */
-export const promptName = (server: string, prompt: string): string => `${server}__${prompt}`
-
-/** Splits a gateway prompt name at its first `__` (server names never contain `__`). */
-export const parsePromptName = (name: string): { readonly server: string; readonly prompt: string } | undefined => {
-  const parsed = parseToolName(`mcp__${name}`)
-  return parsed ? { server: parsed.server, prompt: parsed.tool } : undefined
-}
 
 
 // ---------------------------------------------------------------------------------------------
@@ -203,11 +192,12 @@ export const parsePromptName = (name: string): { readonly server: string; readon
 /** What building a gateway needs: the host's services. */
 export type GatewayRequirements = ToolRegistry | Permission | McpConfig | ConnectionPool
 
-/** Options of `Gateway.layerHttp`. */
-export interface HttpOptions {
-  /** Port on 127.0.0.1; 0 picks a free one (`address` tells which). */
-  readonly port: number
-}
+/**
+ * Options of `Gateway.layerHttp`: a port on 127.0.0.1 (0 picks a free one) or a Unix `socket`,
+ * the bearer `token` (default: a random one per run on a port, none on a socket), and the
+ * session cap, idle time and body limit.
+ */
+export type HttpOptions = HttpServeOptions
 
 /** A gateway being served; it stops when the layer's scope closes. */
 export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
@@ -217,6 +207,8 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
     readonly address: string
     /** Completes when the client side is gone for good: stdin closed (stdio); never for HTTP. */
     readonly closed: Effect.Effect<void>
+    /** The bearer token every HTTP request must carry (`Authorization: Bearer …`); none on stdio or a socket. */
+    readonly token?: string | undefined
   }
 >() {
   /** Serves on stdin/stdout until the client closes stdin. Logs must not go to stdout. */
@@ -226,12 +218,14 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
   )
 
   /**
-   * Serves Streamable HTTP at `/mcp` on 127.0.0.1 only, answering only loopback Host and Origin
-   * headers; one gateway server and transport per session, as the SDK requires, each closed with
-   * its session. A port that cannot be bound is a `UsageError`.
+   * Serves Streamable HTTP at exactly `/mcp`, on 127.0.0.1 (loopback Host and Origin only) or a
+   * 0600 Unix socket, for one user: every request carries the run's bearer token (`token`), bodies
+   * are limited, sessions capped and closed when idle, and a dropped response cancels its calls.
+   * One gateway server and transport per session, as the SDK requires, each closed with its
+   * session. A port or socket that cannot be bound is a `UsageError`.
    */
   static readonly layerHttp = (options: HttpOptions): Layer.Layer<Gateway, UsageError, GatewayRequirements> =>
-    Layer.scoped(this, serveHttp(options.port))
+    Layer.scoped(this, Effect.map(serveHttp(options, makeGateway), ({ address, token }) => Gateway.of({ address, token, closed: Effect.never })))
 }
 
 const serveStdio = Effect.gen(function*() {
@@ -255,99 +249,3 @@ const serveStdio = Effect.gen(function*() {
     Effect.promise(() => server.close().catch(() => undefined)))
   return Gateway.of({ address: "stdio", closed: Deferred.await(ended) })
 })
-
-const serveHttp = (port: number) =>
-  Effect.gen(function*() {
-    const sessions = new Map<string, StreamableHTTPServerTransport>()
-    const parent = yield* Effect.scope
-    // Each session has its own scope (its gateway, its event subscription), closed with it.
-    const makeSession = Effect.gen(function*() {
-      const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
-      const server = yield* makeGateway.pipe(Scope.extend(scope))
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, transport)
-      })
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId)
-        runSession(Scope.close(scope, Exit.void)).catch(() => undefined)
-      }
-      yield* Effect.promise(() => server.connect(transport))
-      return transport
-    })
-    // Sessions start from the HTTP server's callbacks: run them with this fiber's services.
-    const runSession = Runtime.runPromise(yield* Effect.runtime<Effect.Effect.Context<typeof makeSession>>())
-    let bound = port
-    const handle = async (req: IncomingMessage, res: ServerResponse) => {
-      if (!req.url?.startsWith("/mcp")) {
-        res.writeHead(404).end()
-        return
-      }
-      // DNS rebinding: a web page must not reach the user's tools through a name that resolves
-      // to 127.0.0.1, so only loopback Host (and Origin, when a browser sends one) are served.
-      if (!isLoopbackRequest(req.headers.host, req.headers.origin, bound)) {
-        res.writeHead(403, { "content-type": "text/plain" }).end("mcpctl serve answers only loopback hosts and origins\n")
-        return
-      }
-      const id = req.headers["mcp-session-id"]
-      const existing = typeof id === "string" ? sessions.get(id) : undefined
-      if (existing) return existing.handleRequest(req, res)
-      if (req.method !== "POST" || id !== undefined) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({
-          jsonrpc: "2.0",
-          error: { code: -32001, message: "Session not found" },
-          id: null
-        }))
-        return
-      }
-      // Only an initialize request opens a session (and builds a gateway).
-      const body = await readJson(req)
-      if (!isInitializeRequest(body)) {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({
-          jsonrpc: "2.0",
-          error: { code: -32600, message: "No session: send initialize first" },
-          id: null
-        }))
-        return
-      }
-      const transport = await runSession(makeSession).catch(() => undefined)
-      if (!transport) return void res.writeHead(500).end()
-      return transport.handleRequest(req, res, body)
-    }
-    const listener = createServer((req, res) => void handle(req, res))
-    bound = yield* Effect.async<number, UsageError>((resume) => {
-      listener.once("error", (e) => resume(Effect.fail(new UsageError({ message: `Cannot serve on 127.0.0.1:${port}: ${e.message}` }))))
-      listener.listen(port, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
-    })
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(async () => {
-        for (const t of sessions.values()) await t.close().catch(() => undefined)
-        listener.closeAllConnections()
-        await new Promise((resolve) => listener.close(resolve))
-      }))
-    return Gateway.of({ address: `http://127.0.0.1:${bound}/mcp`, closed: Effect.never })
-  })
-
-/**
- * Whether a request's Host (and Origin, when there is one) name this loopback listener on
- * `port` (pure): anything else may be a web page reaching 127.0.0.1 through DNS rebinding.
- */
-export const isLoopbackRequest = (host: string | undefined, origin: string | undefined, port: number): boolean => {
-  const loopback = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
-  return loopback.includes(host ?? "") && (origin === undefined || loopback.some((h) => origin === `http://${h}`))
-}
-
-/** The JSON body of a request (undefined when it is not JSON). */
-const readJson = (req: IncomingMessage): Promise<unknown> =>
-  new Promise((resolve) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
-      } catch {
-        resolve(undefined)
-      }
-    })
-    req.on("error", () => resolve(undefined))
-  })
