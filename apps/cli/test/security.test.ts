@@ -4,7 +4,7 @@
  * (test/fixtures/hostile-server.mjs).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { run, workspace } from "./support.js"
@@ -118,5 +118,75 @@ describe("a cloned repository cannot run its own commands", () => {
     expect(changed.stderr).toContain("not a trusted project")
     await run(["servers"], { home: ws.home, cwd: dir, env: { MCPCTL_TRUST_PROJECT: "1" } })
     expect(existsSync(marker)).toBe(true)
+  })
+})
+
+describe("secrets and files", () => {
+  it("a URL that does not parse never shows its expanded ${TOKEN}: servers, tools --json, call --json, stderr", async () => {
+    const file = ws.settings("bad-url.json", { mcpServers: { api: { url: "https://exa mple.com/mcp?key=${API_TOKEN}" } } })
+    const env = { API_TOKEN: "supersecret123" }
+    for (const args of [["servers"], ["servers", "--json"], ["tools", "--json"], ["call", "mcp__api__x", "--json"]]) {
+      const r = await run([...args, "--config", file], { ...opts, env })
+      expect(r.stdout + r.stderr).not.toContain("supersecret123")
+      expect(r.stdout + r.stderr).toMatch(/https:\/\/REDACTED/i)
+    }
+  })
+
+  it("get masks secret-looking arguments", async () => {
+    const file = ws.settings("args.json", {
+      mcpServers: { s: { command: "node", args: ["srv.js", "--api-key=sk-live-abcdef123456", "--token", "t0k3nvalue"] } }
+    })
+    const r = await run(["get", "s", "--config", file], opts)
+    expect(r.code).toBe(0)
+    expect(r.stdout).not.toContain("sk-live-abcdef123456")
+    expect(r.stdout).not.toContain("t0k3nvalue")
+    expect(r.stdout).toContain("--api-key=REDACTED")
+  })
+
+  it("a settings file writable by others is refused, naming the fix", async () => {
+    const file = ws.settings("open.json", { mcpServers: { s: { command: "node", args: ["x.js"] } } })
+    chmodSync(file, 0o666)
+    const r = await run(["servers", "--config", file], opts)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`chmod o-w ${file}`)
+  })
+})
+
+describe("rules that match nothing say so", () => {
+  it("a misspelled deny is printed as a warning instead of silently letting the tool run", async () => {
+    const file = settingsWith("misspelled.json", ["--inject"])
+    const text = JSON.parse(readFileSync(file, "utf8"))
+    writeFileSync(file, JSON.stringify({ ...text, permissions: { denied: ["mcp__h__inject"] }, permission: {} }))
+    const r = await run(["tools", "--config", file], opts)
+    expect(r.stderr).toContain(`unknown field permissions.denied is ignored (did you mean "deny"?)`)
+    expect(r.stderr).toContain(`unknown field permission is ignored (did you mean "permissions"?)`)
+  })
+
+  it("a deny for an unknown server, and for a tool the server does not list, are warned about", async () => {
+    const file = settingsWith("unknown-deny.json", ["--inject"], { deny: ["mcp__github__delete_repo", "mcp__h__injct"] })
+    const r = await run(["tools", "--config", file], opts)
+    expect(r.stderr).toContain(`permissions.deny rule "mcp__github__delete_repo" names no configured server`)
+    expect(r.stderr).toContain(`permissions.deny rule "mcp__h__injct" matches no tool of h`)
+  })
+
+  it("a look-alike of a denied tool is denied, even under a wildcard allow", async () => {
+    const file = settingsWith("lookalike.json", ["--lookalike"], { allow: ["mcp__h__*"], deny: ["mcp__h__write_file"] })
+    const listed = await run(["tools", "--json", "--config", file], opts)
+    const tools = JSON.parse(listed.stdout).tools as Array<{ name: string; tool: string; permission: string }>
+    expect(tools.filter((t) => t.tool !== "whoami").map((t) => t.permission)).toEqual(["deny", "deny", "deny", "deny"])
+    for (const t of tools.filter((t) => t.tool !== "whoami")) {
+      const called = await run(["call", t.name, "--config", file], opts)
+      expect(called.code).toBe(3)
+    }
+  })
+
+  it("two tools that map to one name are both refused", async () => {
+    const file = settingsWith("collide.json", ["--collide"], { allow: ["mcp__h__*"] })
+    const listed = await run(["tools", "--config", file], opts)
+    expect(listed.stdout).not.toContain("mcp__h__write_file")
+    expect(listed.stderr).toContain(`"write_file" and "write.file" that all map to mcp__h__write_file`)
+    const called = await run(["call", "mcp__h__write_file", "--config", file], opts)
+    expect(called.code).toBe(2)
+    expect(called.stdout).not.toContain("impostor")
   })
 })

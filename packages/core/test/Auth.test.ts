@@ -24,6 +24,7 @@ import {
   isFresh,
   isNeedsAuthCached,
   markNeedsAuth,
+  needsAuthKey,
   NEEDS_AUTH_TTL_MS,
   needsAuthCacheFile,
   parseEntries,
@@ -336,7 +337,7 @@ describe("signIn against a local authorization server", () => {
       const as = yield* fakeAs
       const home = yield* tmpHome()
       const server = remoteServer(as.mcpUrl)
-      yield* markNeedsAuth(home, "api")
+      yield* markNeedsAuth(home, needsAuthKey(server))
       const opened: Array<string> = []
       const lines: Array<string> = []
       yield* signIn(server, { home, openUrl: follow(opened), print: (l) => lines.push(l), timeoutMs: 10_000 })
@@ -352,7 +353,7 @@ describe("signIn against a local authorization server", () => {
       expect(stored.tokens?.access_token).toMatch(/^AT-/)
       expect(stored.tokens?.refresh_token).toMatch(/^RT-/)
       expect(stored.clientInformation?.client_id).toBe("client-1")
-      expect(yield* isNeedsAuthCached(home, "api")).toBe(false)
+      expect(yield* isNeedsAuthCached(home, needsAuthKey(server))).toBe(false)
       expect(lines.join("\n")).not.toContain(stored.tokens!.access_token)
 
       // The access token expired (expires_in: 1); the transport's auth() refreshes, no browser.

@@ -20,7 +20,7 @@ import type { AddressInfo } from "node:net"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
 import { sanitize } from "../content/Sanitize.js"
 import { ConfigError, ServerUnavailable } from "../Errors.js"
-import { clearNeedsAuth } from "../pool/NeedsAuthCache.js"
+import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
 import { redactSecrets } from "../Redact.js"
 import { proxyFetch } from "../transport/Proxy.js"
 import {
@@ -372,7 +372,7 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
         })
       }
     }
-    yield* clearNeedsAuth(home, server.name)
+    yield* clearNeedsAuth(home, needsAuthKey(server))
     options.print(`Signed in to ${server.name}.`)
   }))
 })

@@ -10,7 +10,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
 import { readFileSync } from "node:fs"
-import { readFile } from "node:fs/promises"
+import { readFile, stat } from "node:fs/promises"
 import { homedir } from "node:os"
 import * as Path from "node:path"
 import {
@@ -384,19 +384,50 @@ export function limitsFromEnv(env: Env): Either.Either<Limits, ConfigError> {
 // ---------------------------------------------------------------------------------------------
 // Effects
 
+/**
+ * Why a settings file another user could have changed is not used (pure), like ssh refuses a
+ * config file others may write: its servers are commands run as this user. Undefined: fine.
+ */
+export const unsafeSettingsMode = (
+  file: string,
+  stat: { readonly mode: number; readonly uid: number },
+  uid: number | undefined
+): string | undefined => {
+  if (uid === undefined) return undefined // no POSIX owners (Windows)
+  if ((stat.mode & 0o002) !== 0) {
+    return `${file} is writable by others (mode ${(stat.mode & 0o777).toString(8)}), so anyone on this machine ` +
+      `could add a server that runs as you; mcpctl does not use it. Run \`chmod o-w ${file}\`.`
+  }
+  if (stat.uid !== uid && stat.uid !== 0) {
+    return `${file} belongs to another user (uid ${stat.uid}), who could add a server that runs as you; mcpctl ` +
+      `does not use it. Take it over (\`chown\`) or remove it.`
+  }
+  return undefined
+}
+
 const readSettings = (file: string, required: boolean) =>
-  Effect.tryPromise({
-    try: () => readFile(file, "utf8").then((t): string | undefined => t, (e: NodeJS.ErrnoException) => {
-      if (e.code === "ENOENT" && !required) return undefined
-      throw e
+  Effect.flatMap(
+    Effect.tryPromise({
+      try: () =>
+        readFile(file, "utf8").then(async (t): Promise<{ text: string; unsafe: string | undefined } | undefined> => ({
+          text: t,
+          unsafe: unsafeSettingsMode(file, await stat(file), process.getuid?.())
+        }), (e: NodeJS.ErrnoException) => {
+          if (e.code === "ENOENT" && !required) return undefined
+          throw e
+        }),
+      catch: (e) => new ConfigError({
+        message: `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
+          (required ? " Check the --config path." : ""),
+        file,
+        cause: e
+      })
     }),
-    catch: (e) => new ConfigError({
-      message: `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
-        (required ? " Check the --config path." : ""),
-      file,
-      cause: e
-    })
-  })
+    (read) =>
+      read?.unsafe !== undefined
+        ? Effect.fail(new ConfigError({ message: read.unsafe, file }))
+        : Effect.succeed(read?.text)
+  )
 
 const readTextOrUndefined = (file: string): string | undefined => {
   try {

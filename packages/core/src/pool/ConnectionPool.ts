@@ -22,7 +22,7 @@ import { Transport } from "../transport/Transport.js"
 import { ConnectionLists, dropOnListChanged, type ListKind } from "./ConnectionLists.js"
 import { handshake } from "../internal/pool/handshake.js"
 import { type RequestPool, sendRequest } from "../internal/pool/request.js"
-import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
+import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "./NeedsAuthCache.js"
 import type { RequestError } from "./RequestErrors.js"
 import { afterRequest, answerInvalidResponses, type Outcome } from "./Resilience.js"
 
@@ -211,7 +211,7 @@ export function make(options: PoolOptions) {
       Effect.gen(function*() {
         const entry = records.get(name)!
         const server = entry.server
-        if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, name))) {
+        if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, needsAuthKey(server)))) {
           const error = unavailable(
             name,
             "needs-auth",
@@ -241,7 +241,7 @@ export function make(options: PoolOptions) {
               entry.state = { status, server, error, connectMs: yield* elapsed }
               if (error.status !== "needs-auth") return yield* debug(name, `connect failed: ${error.message}`)
               // Remembered across runs so later ones do not hit the server until the user signs in.
-              yield* markNeedsAuth(config.home, name)
+              yield* markNeedsAuth(config.home, needsAuthKey(server))
               yield* debug(name, "needs authorization: remembered for 15 minutes")
             })
           ),

@@ -4,7 +4,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import type { ResolvedServer } from "../config/ServerConfig.js"
-import { redactText } from "../Redact.js"
+import { displayUrl, redactText } from "../Redact.js"
 import {
   McpRequestError,
   ServerUnavailable,
@@ -61,7 +61,7 @@ export const classifyConnectError = (
   }
   const tail = diagnostics ? `\n--- last output of the server ---\n${diagnostics.trimEnd()}` : ""
   // The URL may carry a token in its query or user info: never print it as is.
-  const where = "url" in server.config ? redactText(server.config.url) : server.config.command
+  const where = "url" in server.config ? displayUrl(server) : server.config.command
   return {
     fallback: shouldFallBackToSse(cause),
     error: new ServerUnavailable({
