@@ -18,12 +18,13 @@ import { read, resources } from "./commands/resources.js"
 import { serve } from "./commands/serve.js"
 import { servers } from "./commands/servers.js"
 import { tools } from "./commands/tools.js"
+import { trust } from "./commands/trust.js"
 import { logLevelFromArgv } from "./Flags.js"
 import { exitCodeFor, VERSION } from "./Host.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
-  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, auth, logout, serve])
+  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, auth, logout, serve, trust])
 )
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })

@@ -275,7 +275,8 @@ export const describeChanges = (before: PinnedDefinition, after: PinnedDefinitio
     changes.push({ part: "description", lines: textDiff(before.description ?? "", after.description ?? "") })
   }
   for (const part of ["inputSchema", "outputSchema", "annotations"] as const) {
-    const lines = jsonDiff(before[part], after[part])
+    // An absent part reads as empty, so a part that appears shows its own keys ("readOnlyHint: added").
+    const lines = jsonDiff(before[part] ?? {}, after[part] ?? {})
     if (lines.length > 0) changes.push({ part, lines })
   }
   return changes
