@@ -12,6 +12,8 @@ import * as Option from "effect/Option"
 import * as CoreHost from "@mcpctl/core/Host"
 import { auth, logout } from "./commands/auth.js"
 import { call } from "./commands/call.js"
+import { config } from "./commands/config.js"
+import { importCommand } from "./commands/import.js"
 import { add, get, remove } from "./commands/manage.js"
 import { prompt, prompts } from "./commands/prompts.js"
 import { read, resources } from "./commands/resources.js"
@@ -24,12 +26,12 @@ import { exitCodeFor, VERSION } from "./Host.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
-  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, auth, logout, serve, trust])
+  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, importCommand, config, auth, logout, serve, trust])
 )
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
 
-/** Exit codes of CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
+/** Exit codes of docs/CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
 const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return exitCodeFor(undefined)
   if (Cause.isInterruptedOnly(exit.cause)) return 130

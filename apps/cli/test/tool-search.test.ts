@@ -26,7 +26,7 @@ const serve = async (config: string, ...flags: Array<string>) => {
   return client
 }
 
-const textOf = (result: { content?: unknown }) => (result.content as Array<{ text: string }>)[0]!.text
+const textOf = (result: unknown) => ((result as { content: Array<{ text: string }> }).content)[0]!.text
 
 describe("mcpctl serve --tool-search", () => {
   it("lists two tools instead of the catalogue on examples/settings.json: at most 0.2× the bytes", async () => {

@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url"
 /**
  * A well-behaved stdio MCP server (echo, add, slow, fail, big, destructive_thing, crash; a resource, a
  * prompt). Misbehaviour on request, as argv or in env `MCPCTL_ECHO_ARGS` (space-separated):
- * `--noise`, `--stderr TEXT`, `--fail-start`, `--never-initialize`.
+ * `--noise`, `--stderr TEXT`, `--fail-start`, `--never-initialize`; `--cancellations` adds a
+ * `cancellations` tool telling what the server saw of cancelled `slow` calls.
  */
 export const echoServer: string = fileURLToPath(new URL("./fixtures/echo-server.mjs", import.meta.url))
 

@@ -12,7 +12,8 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { McpConfig } from "../config/McpConfig.js"
 import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
-import { cachedOnConnection, type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { ListKey } from "../pool/ConnectionLists.js"
+import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import {
   type ConfigError,
@@ -187,6 +188,17 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
   )
 }
 
+/** A server's tools as listed over one connection, and by name for `call`. */
+interface ToolList {
+  readonly tools: ReadonlyArray<McpTool>
+  readonly byName: ReadonlyMap<string, McpTool>
+}
+
+/** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
+const toolsList = new ListKey<ToolList>("tools", "tools")
+
+const noTools: ToolList = { tools: [], byName: new Map() }
+
 /** Every tool a server lists, page by page, as it sent them. */
 const listAll = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> => {
   const tools: Array<Tool> = []
@@ -212,7 +224,7 @@ const make = Effect.gen(function*() {
 
   // Every listing (the first, and each after a list_changed) goes through the pins and the
   // server's filters before anyone sees it, so no host switches silently to a changed definition.
-  const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<McpTool>> => {
+  const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
     const server = connection.server
     const listed = await listAll(connection, signal)
     if (pins) await runPromise(pins.observe(server, listed))
@@ -223,7 +235,7 @@ const make = Effect.gen(function*() {
       definitions.set(tool, t)
       tools.push(tool)
     }
-    return tools
+    return { tools, byName: new Map(tools.map((t) => [t.name, t])) }
   }
 
   /** The tool with pinning's current verdict (the store may have changed since it was listed). */
@@ -232,25 +244,22 @@ const make = Effect.gen(function*() {
     return server ? { ...tool, pin: pins!.state(server, tool.tool, tool.hash) } : tool
   }
 
-  // Tools by name per fetched list, so `call` finds its tool without a round through the pool.
-  // Keyed by the cached promise: when the list is dropped (closed, list_changed), so is this.
-  const indexes = new WeakMap<Promise<unknown>, ReadonlyMap<string, McpTool>>()
-
   const listCached = (server: string) =>
-    pool.run(server, "tools/list", (connection, signal) => {
-      if (!connection.capabilities?.tools) return Promise.resolve([])
-      const listed = cachedOnConnection(connection, "tools", signal, fetchTools)
-      if (!indexes.has(listed)) {
-        listed.then((tools) => indexes.set(listed, new Map(tools.map((t) => [t.name, t]))), () => undefined)
-      }
-      return listed
-    })
+    Effect.map(
+      pool.run(server, "tools/list", (connection, signal) =>
+        connection.capabilities?.tools
+          ? connection.lists.get(toolsList, () => fetchTools(connection, signal))
+          : Promise.resolve(noTools)),
+      (list) => list.tools
+    )
 
-  /** The tool from an already fetched list of a live connection, or undefined (synchronous). */
+  /**
+   * The tool from the fetched list of a live connection, or undefined (synchronous), so `call`
+   * finds its tool without a round through the pool.
+   */
   const lookup = (name: string): McpTool | undefined => {
     const parsed = parseToolName(name)
-    const listed = parsed && pool.peek(parsed.server)?.cache.get("tools")
-    return listed ? indexes.get(listed)?.get(name) : undefined
+    return parsed && pool.peek(parsed.server)?.lists.peek(toolsList)?.byName.get(name)
   }
 
   const listServer = (server: string) =>
@@ -464,6 +473,14 @@ const make = Effect.gen(function*() {
       return yield* pins.trust(server, chosen.map((t) => definitions.get(t)!))
     })
 
-  return ToolRegistry.of({ list, listServer, resolve, call, search, trust })
+  // One span per call, around all of it (resolve, permission, the request); the hot path inside
+  // is untraced.
+  const tracedCall = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
+    Effect.withSpan(call(name, args, options), "ToolRegistry.call", {
+      captureStackTrace: false,
+      attributes: { server: parseToolName(name)?.server, tool: name }
+    })
+
+  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall, search, trust })
 })
 

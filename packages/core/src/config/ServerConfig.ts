@@ -120,7 +120,7 @@ export interface PermissionRules {
   readonly deny: ReadonlyArray<string>
 }
 
-/** Knobs read from the environment (CLI.md, Environment), with their defaults applied. */
+/** Knobs read from the environment (docs/CLI.md, Environment), with their defaults applied. */
 export interface Limits {
   /** `MCP_TIMEOUT`: connect timeout per server, ms. */
   readonly connectTimeoutMs: number
@@ -156,6 +156,28 @@ export interface LoadOptions {
   readonly home?: string
   /** Servers given on the command line (`--url`, `--stdio`): scope `adhoc`, highest precedence. */
   readonly adhoc?: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig }>
+  /**
+   * Asks for a VS Code input that a `--config` file's server uses and the environment does not
+   * set (a terminal prompt); undefined or an undefined answer makes it a configuration error.
+   */
+  readonly askInput?: ((input: HostInput) => Promise<string | undefined>) | undefined
+}
+
+/**
+ * A VS Code `inputs` entry that servers of a `--config` file use (`${input:id}`): its value comes
+ * from the variable `MCPCTL_INPUT_<ID>`, else it is asked on a terminal (`LoadOptions.askInput`).
+ */
+export interface HostInput {
+  readonly id: string
+  /** The variable the value is read from, `MCPCTL_INPUT_<ID>`. */
+  readonly variable: string
+  /** The servers (names as written) whose entries use it. */
+  readonly servers: ReadonlyArray<string>
+  readonly description?: string | undefined
+  /** Asked without echo. */
+  readonly password: boolean
+  /** False when the file uses `${input:id}` without declaring it under `inputs`. */
+  readonly declared: boolean
 }
 
 /** One settings file after parsing and decoding, before merge and `${VAR}` expansion. */
@@ -163,6 +185,8 @@ export interface ParsedSettings {
   readonly servers: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig }>
   readonly permissions: PermissionRules
   readonly warnings: ReadonlyArray<string>
+  /** VS Code inputs used by this file's servers (other hosts' formats only). */
+  readonly inputs?: ReadonlyArray<HostInput> | undefined
 }
 
 /** A parsed file tagged with where it came from, the input of `mergeSettings`. */
