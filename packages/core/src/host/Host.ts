@@ -59,8 +59,10 @@ export interface HostOptions<E = never> {
    */
   readonly pool?: PoolOptions | undefined
   /**
-   * Where tool definitions are pinned (CLI.md, Pinning). Default `Pins.layer`
-   * (`$MCPCTL_HOME/pins.json`); `Pins.layerMemory` for this run only; `false` pins nothing.
+   * Where tool definitions are pinned (docs/CLI.md, Catalogue): `Pins.layer`
+   * (`$MCPCTL_HOME/pins.json`), `Pins.layerMemory` (this run only) or `false` (nothing). Default:
+   * `Pins.layer` with the real transports; with a `transport` given, `Pins.layerMemory`, since a
+   * server's command or URL then says nothing about what answers (tests, in-memory servers).
    */
   readonly pins?: Layer.Layer<Pins, never, McpConfig> | false | undefined
 }
@@ -84,7 +86,9 @@ export const layer = <E>(options: HostOptions<E>): Layer.Layer<HostServices, E> 
   const permission = Permission.layer.pipe(
     Layer.provide(Layer.merge(options.prompter ?? Prompter.layerNone, options.ruleWriter ?? RuleWriter.layerNoop))
   )
-  const pins: Layer.Layer<never, never, McpConfig> = options.pins === false ? Layer.empty : options.pins ?? Pins.layer
+  const pins: Layer.Layer<never, never, McpConfig> = options.pins === false
+    ? Layer.empty
+    : options.pins ?? (options.transport ? Pins.layerMemory : Pins.layer)
   return ToolRegistry.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(pool, permission, pins)),
     Layer.provideMerge(Layer.mergeAll(remoteAuth, elicitation, logSettings)),
