@@ -193,13 +193,16 @@ A = "1"
     })
     expect(s.unhonoured).toEqual(["mcp_servers.api.startup_timeout_sec"])
   })
-  it("decodes through SettingsLoad: one warning names every field not honoured (tool filters too, until supported)", () => {
+  it("decodes through SettingsLoad: one warning names every field not honoured; tool filters are honoured", () => {
     const parsed = right(parseSettingsText(toml, "/h/.codex/config.toml", ctx))
     expect(parsed.servers.map((x) => x.name)).toEqual(["api", "local"])
     expect(parsed.warnings).toHaveLength(1)
     expect(parsed.warnings[0]).toContain("(Codex format): mcpctl cannot honour mcp_servers.api.startup_timeout_sec")
-    expect(parsed.warnings[0]).toContain("mcp_servers.api.enabled_tools")
-    expect(parsed.warnings[0]).toContain("mcp_servers.api.disabled_tools")
+    expect(parsed.warnings[0]).not.toContain("enabled_tools")
+    expect(parsed.warnings[0]).not.toContain("disabled_tools")
+    const api = parsed.servers.find((x) => x.name === "api")!.config
+    expect(api.includeTools).toBeDefined()
+    expect(api.excludeTools).toBeDefined()
   })
   it("reports a TOML syntax error with its line", () => {
     const e = left(readHostSettings("[mcp_servers.x\ncommand = 1", "/c/config.toml", ctx))

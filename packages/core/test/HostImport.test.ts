@@ -55,7 +55,8 @@ describe("readHost", () => {
           ["a", { command: "project", includeTools: ["x"] }]
         ])
         expect(plan.allow).toEqual(["mcp__t"])
-        expect(plan.unhonoured).toEqual(['mcpServers.a.includeTools (kept as "includeTools")'])
+        // Tool filters are mcpctl settings too (catalog/ToolFilter.ts): nothing left unhonoured.
+        expect(plan.unhonoured).toEqual([])
         const none = yield* Effect.flip(readHost("windsurf", undefined, { userHome: home, projectDir: project, platform: "linux", env: {} }))
         expect(none._tag).toBe("UsageError")
         expect(none.message).toContain(Path.join(home, ".codeium/windsurf/mcp_config.json"))

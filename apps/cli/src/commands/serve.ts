@@ -30,7 +30,13 @@ const tokenFile = Options.text("token-file").pipe(
   Options.withDescription("Read the bearer token from FILE (private to you, 16+ characters) instead of a random one")
 )
 
-export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http, socket, tokenFile }, (flags) =>
+const toolSearch = Options.boolean("tool-search").pipe(
+  Options.withDescription(
+    "List only search_tools and call_tool (plus the tools of servers with \"alwaysLoad\": true) instead of every tool"
+  )
+)
+
+export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http, socket, tokenFile, toolSearch }, (flags) =>
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
@@ -50,9 +56,10 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, ht
         try: () => readTokenFile(Path.resolve(file)),
         catch: (e) => new UsageError({ message: `--token-file: ${e instanceof Error ? e.message : String(e)}`, cause: e })
       })
+      const options = { toolSearch: flags.toolSearch }
       const layer = port === undefined && path === undefined
-        ? Gateway.layerStdio
-        : Gateway.layerHttp({ port, socket: path === undefined ? undefined : Path.resolve(path), token })
+        ? Gateway.layerStdioWith(options)
+        : Gateway.layerHttp({ port, socket: path === undefined ? undefined : Path.resolve(path), token, ...options })
       const config = yield* McpConfig
       yield* Effect.scoped(Effect.gen(function*() {
         const gateway = yield* Gateway

@@ -9,8 +9,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import { McpConfig } from "../config/McpConfig.js"
-import { unknownServerMessage } from "../config/ServerConfig.js"
+import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
 import { ListKey } from "../pool/ConnectionLists.js"
 import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
 import { type RequestError } from "../pool/RequestErrors.js"
@@ -18,10 +19,14 @@ import {
   type ConfigError,
   type PermissionDenied,
   type ServerUnavailable,
+  ToolChanged,
   ToolTimeout,
   UsageError
 } from "../Errors.js"
 import { buildToolName, cutServerName, parseToolName, PREFIX, SEPARATOR, truncateDescription } from "./Naming.js"
+import { changedMessage, definitionHash, type PinState, Pins } from "./Pins.js"
+import { rank } from "./Search.js"
+import { hiddenBy, hiddenMessage } from "./ToolFilter.js"
 import { decide, denyMatchesFolded, Permission } from "../permission/Permission.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 
@@ -43,6 +48,31 @@ export interface McpTool {
   readonly concurrencySafe: boolean
   readonly inputSchema: Tool["inputSchema"]
   readonly outputSchema: Tool["outputSchema"] | undefined
+  /** sha256 of the definition as the server sent it: what pinning compares (Pins.ts). */
+  readonly hash: string
+  /**
+   * Pinning's verdict (CLI.md, Pinning): `changed` tools are refused until trusted. Absent when
+   * the host pins nothing (a registry built without the `Pins` service).
+   */
+  readonly pin?: PinState | undefined
+  /** The server's output-size hint for this tool, in characters (`_meta["anthropic/maxResultSizeChars"]`). */
+  readonly maxResultChars?: number | undefined
+}
+
+/** A ranked tool of `ToolRegistry.search`. */
+export interface SearchResult {
+  readonly tool: McpTool
+  readonly score: number
+}
+
+/** The `_meta` key of a server's output-size hint (characters; Claude Code reads the same key). */
+export const RESULT_SIZE_META = "anthropic/maxResultSizeChars"
+/** The most a server's hint may raise a tool's output budget to, in characters. */
+export const MAX_RESULT_CHARS_HINT = 500_000
+
+const resultSizeHint = (tool: Tool): number | undefined => {
+  const v = (tool._meta as Record<string, unknown> | undefined)?.[RESULT_SIZE_META]
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.min(Math.floor(v), MAX_RESULT_CHARS_HINT) : undefined
 }
 
 /** A server whose tools could not be listed, as `tools --json` reports it. */
@@ -70,7 +100,9 @@ export const toMcpTool = (server: string, tool: Tool): McpTool => {
     idempotent: a.idempotentHint === true,
     concurrencySafe: readOnly,
     inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema
+    outputSchema: tool.outputSchema,
+    hash: definitionHash(tool),
+    ...(resultSizeHint(tool) !== undefined ? { maxResultChars: resultSizeHint(tool) } : {})
   }
 }
 
@@ -101,7 +133,7 @@ export interface CallOptions {
   readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined
 }
 
-export type CallError = ServerUnavailable | RequestError | ToolTimeout | UsageError | PermissionDenied | ConfigError
+export type CallError = ServerUnavailable | RequestError | ToolTimeout | UsageError | PermissionDenied | ConfigError | ToolChanged
 
 /** The SDK's own request timer must never fire before ours; this is "no SDK timeout". */
 const SDK_NO_TIMEOUT = 2_147_483_647
@@ -114,7 +146,10 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
       readonly tools: ReadonlyArray<McpTool>
       readonly errors: ReadonlyArray<ListError>
     }>
-    /** Tools of one server; cached on its connection until it closes or the list changes. */
+    /**
+     * Tools of one server; cached on its connection until it closes or the list changes. Tools
+     * hidden by the server's `includeTools`/`excludeTools` are not there.
+     */
     readonly listServer: (server: string) => Effect.Effect<ReadonlyArray<McpTool>, ServerUnavailable | RequestError>
     /** Finds a tool by its qualified name. */
     readonly resolve: (name: string) => Effect.Effect<McpTool, UsageError | ServerUnavailable | RequestError>
@@ -128,6 +163,22 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
       args: Record<string, unknown>,
       options?: CallOptions
     ) => Effect.Effect<{ readonly tool: McpTool; readonly result: CallToolResult }, CallError>
+    /**
+     * The tools of the given servers (default: all enabled) ranked for a plain-words query
+     * (Search.ts: BM25F over name, title, description and parameter names), best first.
+     */
+    readonly search: (query: string, options?: {
+      readonly limit?: number | undefined
+      readonly servers?: ReadonlyArray<string> | undefined
+    }) => Effect.Effect<{ readonly results: ReadonlyArray<SearchResult>; readonly errors: ReadonlyArray<ListError> }>
+    /**
+     * Accepts the current definitions of a server's tools (or of one, by its own or qualified
+     * name) as pinned: `changed` tools run again, `new` ones lose the mark. The names trusted.
+     */
+    readonly trust: (server: string, tool?: string) => Effect.Effect<
+      ReadonlyArray<string>,
+      UsageError | ConfigError | ServerUnavailable | RequestError
+    >
   }
 >() {
   /** The catalogue over the pool; uses `Elicitation` when the context has one (it is optional). */
@@ -135,28 +186,6 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
     ToolRegistry,
     Effect.suspend(() => make)
   )
-}
-
-/** A server's tools as listed over one connection (collisions apart), and by name for `call`. */
-interface ToolList extends IndexedTools {
-  readonly byName: ReadonlyMap<string, McpTool>
-}
-
-/** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
-const toolsList = new ListKey<ToolList>("tools", "tools")
-
-const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() }
-
-const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
-  const tools: Array<McpTool> = []
-  let cursor: string | undefined
-  do {
-    const page = await connection.client.listTools(cursor ? { cursor } : undefined, { signal })
-    for (const tool of page.tools) tools.push(toMcpTool(connection.server.name, tool))
-    cursor = page.nextCursor
-  } while (cursor)
-  const indexed = indexTools(tools)
-  return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
 }
 
 /** A server's tools after the name check: the callable ones, and those that share one qualified name. */
@@ -200,32 +229,79 @@ export const collisionMessage = (server: string, name: string, tools: ReadonlyAr
   `Server "${server}" has tools ${tools.map((t) => JSON.stringify(t.tool)).join(" and ")} that all map to ${name}; ` +
   `none of them is listed or callable, since a call could not say which one it means. Rename them on the server.`
 
+/** A server's tools as listed over one connection (collisions apart), and by name for `call`. */
+interface ToolList extends IndexedTools {
+  readonly byName: ReadonlyMap<string, McpTool>
+}
+
+/** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
+const toolsList = new ListKey<ToolList>("tools", "tools")
+
+const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() }
+
+/** Every tool a server lists, page by page, as it sent them. */
+const listAll = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> => {
+  const tools: Array<Tool> = []
+  let cursor: string | undefined
+  do {
+    const page = await connection.client.listTools(cursor ? { cursor } : undefined, { signal })
+    tools.push(...page.tools)
+    cursor = page.nextCursor
+  } while (cursor)
+  return tools
+}
+
 const make = Effect.gen(function*() {
   const pool = yield* ConnectionPool
   const permission = yield* Permission
   const config = yield* McpConfig
   const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
+  const pins = Option.getOrUndefined(yield* Effect.serviceOption(Pins))
+  const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
+  const serverOf = new Map(pool.servers.map((s) => [s.name, s] as const))
+  // The definition each catalogue entry was made from, for pin diffs and `trust`.
+  const definitions = new WeakMap<McpTool, Tool>()
 
   // Every listed name → its server: a call is routed by this, never by re-reading the server out
   // of the name (a cut or odd server name would point elsewhere). The tool itself is then taken
   // from that server's current list, so a dropped list is never used.
   const routes = new Map<string, string>()
+  // A deny rule for a tool a server does not list is said once per run, not once per listing.
+  const warned = new Set<string>()
+
+  // Every listing (the first, and each after a list_changed) goes through the pins and the
+  // server's filters before anyone sees it, so no host switches silently to a changed definition.
+  const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
+    const server = connection.server
+    const listed = await listAll(connection, signal)
+    if (pins) await runPromise(pins.observe(server, listed))
+    const tools: Array<McpTool> = []
+    for (const t of listed) {
+      if (hiddenBy(server.config, t.name)) continue
+      const tool = toMcpTool(server.name, t)
+      definitions.set(tool, t)
+      tools.push(tool)
+    }
+    // Two tools with one qualified name are both refused; every other name is routed by this list.
+    const indexed = indexTools(tools)
+    for (const t of indexed.tools) routes.set(t.name, t.server)
+    for (const [name, clash] of indexed.collisions) routes.set(name, clash[0]!.server)
+    return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
+  }
+
+  /** The tool with pinning's current verdict (the store may have changed since it was listed). */
+  const withPin = (tool: McpTool): McpTool => {
+    const server = pins && serverOf.get(tool.server)
+    return server ? { ...tool, pin: pins!.state(server, tool.tool, tool.hash) } : tool
+  }
 
   const listIndexed = (server: string) =>
     pool.run(server, "tools/list", (connection, signal) =>
       connection.capabilities?.tools
-        ? connection.lists.get(toolsList, () =>
-          fetchTools(connection, signal).then((list) => {
-            for (const t of list.tools) routes.set(t.name, t.server)
-            for (const [name, clash] of list.collisions) routes.set(name, clash[0]!.server)
-            return list
-          }))
+        ? connection.lists.get(toolsList, () => fetchTools(connection, signal))
         : Promise.resolve(noTools))
 
-  const listServer = (server: string) => Effect.map(listIndexed(server), (list) => list.tools)
-
-  // A deny rule for a tool a server does not list is said once per run, not once per listing.
-  const warned = new Set<string>()
+  const listCached = (server: string) => Effect.map(listIndexed(server), (list) => list.tools)
 
   /**
    * The tool from the fetched list of a live connection, or undefined (synchronous), so `call`
@@ -235,6 +311,9 @@ const make = Effect.gen(function*() {
     const server = routes.get(name)
     return server === undefined ? undefined : pool.peek(server)?.lists.peek(toolsList)?.byName.get(name)
   }
+
+  const listServer = (server: string) =>
+    pins ? Effect.map(listCached(server), (tools) => tools.map(withPin)) : listCached(server)
 
   const list = (servers?: ReadonlyArray<string>) =>
     Effect.gen(function*() {
@@ -247,7 +326,7 @@ const make = Effect.gen(function*() {
       const pending: Array<string> = []
       results.forEach((r, i) => {
         if (r._tag === "Right") {
-          tools.push(...r.right.tools)
+          tools.push(...(pins ? r.right.tools.map(withPin) : r.right.tools))
           for (const warning of unmatchedDenies(config.permissions.deny, names[i]!, r.right.tools)) pending.push(warning)
           for (const [name, clash] of r.right.collisions) {
             errors.push({ server: names[i]!, status: "collision", message: collisionMessage(names[i]!, name, clash) })
@@ -308,6 +387,7 @@ const make = Effect.gen(function*() {
         if (tool) return tool
         listed.push(...indexed.tools)
       }
+      yield* failIfHidden(candidates[0]!, name)
       return yield* Effect.fail(
         new UsageError({
           message: `Server "${candidates[0]!.name}" has no tool ${name}. Its tools: ${
@@ -316,6 +396,35 @@ const make = Effect.gen(function*() {
         })
       )
     })
+
+  // Only on the error path: the server's own list, unfiltered, tells a hidden tool from a typo.
+  const failIfHidden = (server: ResolvedServer, name: string) =>
+    Effect.gen(function*() {
+      if (server.config.includeTools === undefined && server.config.excludeTools === undefined) return
+      const all = yield* pool.run(server.name, "tools/list", listAll)
+      const match = all.find((t) => buildToolName(server.name, t.name) === name)
+      const hidden = match && hiddenBy(server.config, match.name)
+      if (match && hidden) return yield* Effect.fail(new UsageError({ message: hiddenMessage(server, name, match.name, hidden) }))
+    })
+
+  /** Refuses a tool whose definition changed since it was pinned, unless the store says it was trusted meanwhile. */
+  const checkPin = (tool: McpTool): Effect.Effect<void, ToolChanged> => {
+    const server = pins && serverOf.get(tool.server)
+    if (!server || pins!.state(server, tool.tool, tool.hash) !== "changed") return Effect.void
+    return Effect.flatMap(pins!.reload, () => {
+      if (pins!.state(server, tool.tool, tool.hash) !== "changed") return Effect.void
+      const definition = definitions.get(tool)
+      const changes = definition ? pins!.changes(server, definition) : []
+      return Effect.fail(
+        new ToolChanged({
+          server: tool.server,
+          tool: tool.name,
+          changed: changes.map((c) => c.part),
+          message: changedMessage(tool.name, server, tool.tool, changes)
+        })
+      )
+    })
+  }
 
   const serverTimeouts = new Map(pool.servers.map((s) => [s.name, s.config.timeout] as const))
   const timeoutFor = (tool: McpTool, options?: CallOptions): number | undefined => {
@@ -326,7 +435,7 @@ const make = Effect.gen(function*() {
   // A plain pipeline rather than a generator: this is the per-call hot path (see bench/).
   const call = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
     Effect.flatMap(resolve(name), (tool) =>
-      permission.authorize({
+      Effect.zipRight(checkPin(tool), permission.authorize({
         tool: tool.name,
         server: tool.server,
         toolName: tool.tool,
@@ -340,7 +449,7 @@ const make = Effect.gen(function*() {
       }).pipe(
         Effect.zipRight(Effect.suspend(() => elicitation ? sendWithSteps(tool, args, options) : send(tool, args, options))),
         Effect.map((result) => ({ tool, result }))
-      ))
+      )))
 
   // A call refused with -32042 names the steps (URLs) the user must complete first; the typed
   // error keeps only the code, so the steps are caught on the way. After the steps the call is
@@ -407,14 +516,44 @@ const make = Effect.gen(function*() {
     )
   }
 
+  const search = (query: string, options?: { readonly limit?: number | undefined; readonly servers?: ReadonlyArray<string> | undefined }) =>
+    Effect.map(list(options?.servers), ({ errors, tools }) => ({
+      results: rank(tools, (t) => ({
+        name: t.tool,
+        title: t.title,
+        description: t.description,
+        parameters: Object.keys(t.inputSchema.properties ?? {})
+      }), query, options?.limit).map(({ item, score }) => ({ tool: item, score })),
+      errors
+    }))
+
+  const trust = (name: string, only?: string) =>
+    Effect.gen(function*() {
+      const server = serverOf.get(name) ?? pool.servers.find((s) => s.originalName === name)
+      if (!server) return yield* Effect.fail(new UsageError({ message: unknownServerMessage([name], pool.servers) }))
+      if (!pins || server.config.pin === false) {
+        return yield* Effect.fail(new UsageError({
+          message: `Tool pinning is off for "${server.name}"${server.config.pin === false ? ` ("pin": false in ${server.source})` : ""}: there is nothing to trust.`
+        }))
+      }
+      const tools = yield* listCached(server.name)
+      const chosen = only === undefined ? tools : tools.filter((t) => t.tool === only || t.name === only)
+      if (only !== undefined && chosen.length === 0) {
+        return yield* Effect.fail(new UsageError({
+          message: `Server "${server.name}" has no tool "${only}". Its tools: ${tools.map((t) => t.tool).join(", ") || "none"}.`
+        }))
+      }
+      return yield* pins.trust(server, chosen.map((t) => definitions.get(t)!))
+    })
+
   // One span per call, around all of it (resolve, permission, the request); the hot path inside
   // is untraced.
   const tracedCall = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
     Effect.withSpan(call(name, args, options), "ToolRegistry.call", {
       captureStackTrace: false,
-      attributes: { server: parseToolName(name)?.server, tool: name }
+      attributes: { server: routes.get(name) ?? parseToolName(name)?.server, tool: name }
     })
 
-  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall })
+  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall, search, trust })
 })
 

@@ -237,7 +237,7 @@ const mcpctlFields: Record<string, Handler> = {
   maxOutputTokens: same("maxOutputTokens"),
   disabled: same("disabled"),
   oauth: same("oauth"),
-  // Tool filters (another issue gives them meaning); kept under mcpctl's setting names.
+  // Tool filters, under mcpctl's setting names (catalog/ToolFilter.ts applies them).
   includeTools: same("includeTools"),
   excludeTools: same("excludeTools")
 }

@@ -107,7 +107,7 @@ export function importPlan(files: ReadonlyArray<{ readonly file: string; readonl
       invalid.push({ name: server.name, source, reason: hasCommand ? "has both a command and a URL" : "has neither a command nor a URL" })
       continue
     }
-    // Kept in the entry (tool filters are another issue's), but not honoured yet: say so.
+    // Kept in the entry but not a field mcpctl knows: say so.
     for (const k of Object.keys(server.entry)) {
       if (!known.has(k)) unhonoured.push(`${[...server.at, ...(server.fields[k] ?? [k])].join(".")} (kept as "${k}")`)
     }
