@@ -40,16 +40,18 @@ export const redactText = (text: string): string =>
 
 /**
  * A server's URL for a message: the URL as written in the settings (`${VAR}`s unexpanded, so a
- * token that came from a variable never shows), its user info and query values hidden; a URL
+ * token that came from a variable never shows), its user info, path and query values hidden
+ * (`path: true` keeps the path, for `get`); a URL
  * that does not parse shows only its scheme (`https://REDACTED`), since a value spliced into it
  * could be anywhere.
  */
-export const displayUrl = (server: ResolvedServer): string => {
+export const displayUrl = (server: ResolvedServer, options: { readonly path?: boolean } = {}): string => {
   const written = (server.rawConfig ?? server.config) as { readonly url?: unknown }
   const url = typeof written.url === "string" ? written.url : ""
   try {
-    new URL(url)
-    return redactUrl(url)
+    const u = new URL(redactUrl(url))
+    // In messages the path goes too (tokens travel in paths); `get` shows the entry's own path.
+    return options.path === true || u.pathname.length <= 1 ? u.toString() : `${u.origin}/${REDACTED}${u.search}`
   } catch {
     const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(url)?.[0]
     return `${scheme ?? ""}${scheme ? "//" : ""}${REDACTED}`
@@ -99,7 +101,7 @@ export const redactServerConfig = (server: ResolvedServer): Record<string, unkno
     ...(Array.isArray(c.args) ? { args: redactArgs(c.args as Array<string>) } : {}),
     ...(c.env ? { env: hideValues(c.env) } : {}),
     ...(c.headers ? { headers: hideValues(c.headers) } : {}),
-    ...(typeof c.url === "string" ? { url: displayUrl(server) } : {}),
+    ...(typeof c.url === "string" ? { url: displayUrl(server, { path: true }) } : {}),
     ...(oauth?.clientSecret ? { oauth: { ...oauth, clientSecret: REDACTED } } : {})
   }
 }

@@ -372,7 +372,7 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
         })
       }
     }
-    yield* clearNeedsAuth(home, needsAuthKey(server))
+    yield* clearNeedsAuth(home, needsAuthKey(server), server.name)
     options.print(`Signed in to ${server.name}.`)
   }))
 })

@@ -1,8 +1,8 @@
 /**
  * How long saved outputs (`$MCPCTL_HOME/outputs`) are kept: without a limit every image a tool
  * ever returned stays on disk. Before a run first writes to the directory, files older than
- * `maxAgeDays` go, then the oldest until at most `maxFiles` files and `maxBytes` remain. A file
- * reused by content (same hash) counts as new, and nothing written in the current run is removed.
+ * `maxAgeDays` go, then the oldest until at most `maxFiles` files and `maxBytes` remain. Pruning
+ * runs before the run's first write, so nothing handed out in the current run is removed.
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"

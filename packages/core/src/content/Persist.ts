@@ -52,13 +52,8 @@ const writeAtomic = async (dir: string, name: string, bytes: Uint8Array): Promis
   await realDir(dir)
   await pruneOnce(dir)
   const target = path.join(dir, name)
-  if (await exists(target, bytes.length)) {
-    // Reused: it counts as new for the retention limit.
-    const now = new Date()
-    await fs.utimes(target, now, now).catch(() => undefined)
-  } else {
-    await writeFileAtomic(target, bytes)
-  }
+  // Pruned before this run's first write, so a path handed out in this run is never removed in it.
+  if (!(await exists(target, bytes.length))) await writeFileAtomic(target, bytes)
   return target
 }
 

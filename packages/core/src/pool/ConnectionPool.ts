@@ -241,7 +241,7 @@ export function make(options: PoolOptions) {
               entry.state = { status, server, error, connectMs: yield* elapsed }
               if (error.status !== "needs-auth") return yield* debug(name, `connect failed: ${error.message}`)
               // Remembered across runs so later ones do not hit the server until the user signs in.
-              yield* markNeedsAuth(config.home, needsAuthKey(server))
+              yield* markNeedsAuth(config.home, needsAuthKey(server), server.name)
               yield* debug(name, "needs authorization: remembered for 15 minutes")
             })
           ),

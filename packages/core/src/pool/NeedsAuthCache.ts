@@ -110,12 +110,13 @@ export const isNeedsAuthCached = Effect.fn("NeedsAuthCache.isNeedsAuthCached")(f
   return isFresh(yield* readEntries(home), server, now)
 })
 
-/** Remembers that `server` needs sign-in (after a 401 or an OAuth failure). Never fails. */
-export const markNeedsAuth = Effect.fn("NeedsAuthCache.markNeedsAuth")(function*(home: string, server: string) {
-  yield* update(home, (entries, now) => withEntry(entries, server, now), `mark ${server} as needs-auth`)
+/** Remembers that `server` (a `needsAuthKey`) needs sign-in (after a 401 or an OAuth failure). Never fails. */
+export const markNeedsAuth = Effect.fn("NeedsAuthCache.markNeedsAuth")(function*(home: string, server: string, label = server) {
+  // `label` names the server in a warning; the key may be a URL, whose path is not for logs.
+  yield* update(home, (entries, now) => withEntry(entries, server, now), `mark ${label} as needs-auth`)
 })
 
 /** Forgets the 401 of `server` (after a successful sign-in). Never fails. */
-export const clearNeedsAuth = Effect.fn("NeedsAuthCache.clearNeedsAuth")(function*(home: string, server: string) {
-  yield* update(home, (entries, now) => withoutEntry(entries, server, now), `clear needs-auth of ${server}`)
+export const clearNeedsAuth = Effect.fn("NeedsAuthCache.clearNeedsAuth")(function*(home: string, server: string, label = server) {
+  yield* update(home, (entries, now) => withoutEntry(entries, server, now), `clear needs-auth of ${label}`)
 })
