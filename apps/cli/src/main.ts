@@ -1,10 +1,10 @@
 /**
- * mcpctl: the command line. Composes the commands and runs them under `NodeRuntime.runMain`, so
- * Ctrl-C interrupts the program and every scope (child processes included) closes before exit.
+ * mcpctl: the command line. Composes the commands and runs them under `Signals.runMain`, so
+ * Ctrl-C, SIGTERM and SIGHUP interrupt the program and every scope (child processes included)
+ * closes before exit, and a second signal hurries that up without skipping it.
  */
 import * as Command from "@effect/cli/Command"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -20,6 +20,7 @@ import { servers } from "./commands/servers.js"
 import { tools } from "./commands/tools.js"
 import { logLevelFromArgv } from "./Flags.js"
 import { exitCodeFor, VERSION } from "./Host.js"
+import { runMain } from "./Signals.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
@@ -68,7 +69,7 @@ const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(proce
 cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),
   Effect.provide(logs),
-  NodeRuntime.runMain({
+  runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,
     teardown: (exit) => exitAfterFlush(codeOf(exit))

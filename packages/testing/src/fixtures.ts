@@ -16,3 +16,10 @@ export const stubbornServer: string = fileURLToPath(new URL("./fixtures/stubborn
 
 /** `sh` wrapper around the stubborn server (sh → node → node), itself ignoring INT and TERM. */
 export const stubbornWrapper: string = fileURLToPath(new URL("./fixtures/stubborn-wrapper.sh", import.meta.url))
+
+/**
+ * A hostile server (raw JSON-RPC, no SDK): output bombs, endless answers over stdio and HTTP,
+ * infinite cursors, a ReDoS output schema, deep nesting, notification floods, and with
+ * `--stubborn` a server and grandchild that only SIGKILL ends. Options in its header comment.
+ */
+export const hostileServer: string = fileURLToPath(new URL("./fixtures/hostile-server.mjs", import.meta.url))

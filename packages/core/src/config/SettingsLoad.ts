@@ -272,7 +272,8 @@ const limitVars = [
   ["MCP_TOOL_TIMEOUT", "toolTimeoutMs"],
   ["MAX_MCP_OUTPUT_TOKENS", "maxOutputTokens"],
   ["MCP_SERVER_CONNECTION_BATCH_SIZE", "localConcurrency"],
-  ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"]
+  ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"],
+  ["MCPCTL_MAX_RESPONSE_BYTES", "maxResponseBytes"]
 ] as const
 
 /** Reads the limits from the environment; a typo like `MCP_TIMEOUT=30s` fails loudly instead of meaning "no timeout". */

@@ -26,6 +26,7 @@ import { McpConfig } from "../config/McpConfig.js"
 import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
 import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
+import { makeSchemaValidator } from "./SchemaValidator.js"
 import { classifyConnectError, classifyRequestFailure, type RequestError } from "./RequestErrors.js"
 import {
   afterRequest,
@@ -209,7 +210,11 @@ export function make(options: PoolOptions) {
         const scope = yield* Scope.fork(entryScope, ExecutionStrategy.sequential)
         return yield* Effect.gen(function*() {
           const opened = yield* transport.open(server, kind).pipe(Scope.extend(scope))
-          const client = new Client(clientInfo, options.capabilities ?? { capabilities: {} })
+          const client = new Client(clientInfo, {
+            ...(options.capabilities ?? { capabilities: {} }),
+            // Server-chosen `pattern`s run in linear time (SchemaValidator.ts).
+            jsonSchemaValidator: makeSchemaValidator()
+          })
           options.configureClient?.(client, server)
           // Until the connection is registered, a close is only remembered (see `lookup`).
           client.onclose = () => void closedEarly.add(client)
@@ -354,6 +359,16 @@ export function make(options: PoolOptions) {
       lookup: (name: string) => lookup(name).pipe(Effect.tapError((error) => Effect.sync(() => failedWith.set(name, error)))),
       idleTimeToLive: ttl === undefined ? Duration.infinity : ttl
     })
+
+    // The RcMap closes its entries one after another; fifty stubborn servers would take 0.5 s
+    // each. Closing every live client first, all at once, leaves the RcMap only finished closes
+    // to await (the transports' close is idempotent). Added after the RcMap, so it runs first.
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach([...current.values()], (c) => Effect.promise(() => c.client.close().catch(() => undefined)), {
+        concurrency: "unbounded",
+        discard: true
+      })
+    )
 
     /** Forgets a connection that is current; true when it was. */
     const forget = (connection: Connection) =>
