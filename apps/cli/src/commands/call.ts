@@ -77,7 +77,10 @@ export const call = Command.make(
       )
       const shaped = shapeCallResult(
         { content: persisted.content, structuredContent: result.structuredContent },
-        budgetChars(outputTokensFor(config, tool.server))
+        budgetChars(outputTokensFor(config, tool.server)),
+        undefined,
+        // The budget counts what is printed: pretty JSON, with --json and for structuredContent.
+        { pretty: true }
       )
       const isError = result.isError === true
       if (isError) yield* setExitCode(1)
