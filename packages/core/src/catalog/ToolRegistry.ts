@@ -21,6 +21,7 @@ import {
   UsageError
 } from "../Errors.js"
 import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
+import { collectPages } from "./Pagination.js"
 import { Permission } from "../permission/Permission.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 
@@ -136,16 +137,11 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
   )
 }
 
-const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<McpTool>> => {
-  const tools: Array<McpTool> = []
-  let cursor: string | undefined
-  do {
+const fetchTools = (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<McpTool>> =>
+  collectPages(connection.server.name, "tools/list", async (cursor) => {
     const page = await connection.client.listTools(cursor ? { cursor } : undefined, { signal })
-    for (const tool of page.tools) tools.push(toMcpTool(connection.server.name, tool))
-    cursor = page.nextCursor
-  } while (cursor)
-  return tools
-}
+    return { items: page.tools.map((tool) => toMcpTool(connection.server.name, tool)), nextCursor: page.nextCursor }
+  })
 
 const make = Effect.gen(function*() {
   const pool = yield* ConnectionPool

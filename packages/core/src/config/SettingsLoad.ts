@@ -9,7 +9,6 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
-import { readFile } from "node:fs/promises"
 import { homedir } from "node:os"
 import * as Path from "node:path"
 import {
@@ -31,6 +30,7 @@ import {
   type TransportKind
 } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
+import { NotRegularFileError, readRegularFile } from "../internal/files.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure logic
@@ -294,15 +294,22 @@ export function limitsFromEnv(env: Env): Either.Either<Limits, ConfigError> {
 // ---------------------------------------------------------------------------------------------
 // Effects
 
+/** Settings larger than this are refused: no real one comes near it. */
+const MAX_SETTINGS_BYTES = 16 * 1024 * 1024
+
 const readSettings = (file: string, required: boolean) =>
   Effect.tryPromise({
-    try: () => readFile(file, "utf8").then((t): string | undefined => t, (e: NodeJS.ErrnoException) => {
+    // Regular files only: a FIFO as a settings file hung every command (and ignored SIGTERM).
+    try: () => readRegularFile(file, MAX_SETTINGS_BYTES).then((t): string | undefined => t, (e: NodeJS.ErrnoException) => {
       if (e.code === "ENOENT" && !required) return undefined
       throw e
     }),
     catch: (e) => new ConfigError({
-      message: `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
-        (required ? " Check the --config path." : ""),
+      message: e instanceof NotRegularFileError
+        ? `${file}: cannot read settings: ${e.message}. Settings must be a regular JSON file; ` +
+          (required ? "check the --config path." : "remove or replace it.")
+        : `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
+          (required ? " Check the --config path." : ""),
       file,
       cause: e
     })

@@ -32,6 +32,7 @@ import {
   afterRequest,
   answerInvalidResponses,
   mayResend,
+  notificationFastPath,
   type Outcome
 } from "./Resilience.js"
 import { candidateKinds, Transport } from "../transport/Transport.js"
@@ -124,6 +125,13 @@ export interface PoolOptions {
    * the `list_changed` notification handlers (they drop cached lists); subscribe to `events`.
    */
   readonly configureClient?: ((client: Client, server: ResolvedServer) => void) | undefined
+  /**
+   * Remember a failed connect for the pool's life: later uses of the server fail at once with the
+   * same error instead of connecting (and waiting out MCP_TIMEOUT) again; `invalidate` forgets it
+   * (after a sign-in). The CLI's commands make one connect attempt per server this way. Default
+   * false: the next use tries again, as a long-lived host (serve) wants.
+   */
+  readonly rememberFailedConnects?: boolean | undefined
 }
 
 /** One live connection per server; status of all of them. */
@@ -226,7 +234,7 @@ export function make(options: PoolOptions) {
             catch: (cause) => ({ cause, diagnostics: opened.diagnostics() })
           })
           // Any message from the server proves the transport works: the error count restarts.
-          answerInvalidResponses(opened.transport, server.name, () => failures.set(client, 0))
+          answerInvalidResponses(opened.transport, server.name, () => failures.set(client, 0), notificationFastPath(client))
           const pid = (opened.transport as { readonly pid?: unknown }).pid
           return { client, kind, pid: typeof pid === "number" ? pid : undefined }
         }).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit))))
@@ -391,10 +399,10 @@ export function make(options: PoolOptions) {
     const get = (name: string): Effect.Effect<Connection, ServerUnavailable> =>
       Effect.scoped(acquire(name))
 
-    // A failed connect is not remembered: the next use tries again.
+    // A failed connect is not remembered (unless the options say so): the next use tries again.
     const acquire = (name: string) =>
       RcMap.get(connections, name).pipe(Effect.tapError((error) => {
-        if (failedWith.get(name) !== error) return Effect.void
+        if (options.rememberFailedConnects || failedWith.get(name) !== error) return Effect.void
         failedWith.delete(name)
         return RcMap.invalidate(connections, name)
       }))
