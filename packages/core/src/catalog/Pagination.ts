@@ -34,14 +34,16 @@ export const collectPages = async <T>(
   const started = now()
   const all: Array<T> = []
   const seen = new Set<string>()
+  let pages = 0
   const stop = (why: string) =>
     new ListTooLongError(
-      `server "${server}" ${why} in ${list} (after ${fmt(seen.size + 1)} page(s), ${fmt(all.length)} item(s)); ` +
+      `server "${server}" ${why} in ${list} (after ${fmt(pages)} page(s), ${fmt(all.length)} item(s)); ` +
         `the list was not used. The server's pagination is broken: report it to its authors.`
     )
   let cursor: string | undefined
-  for (let pages = 1; ; pages++) {
+  for (;;) {
     const result = await page(cursor)
+    pages++
     if (all.length + result.items.length > limits.maxItems) throw stop(`returned more than ${fmt(limits.maxItems)} items`)
     for (const item of result.items) all.push(item)
     cursor = result.nextCursor
