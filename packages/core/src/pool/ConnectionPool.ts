@@ -4,6 +4,7 @@
  * reconnection live in one place.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
   type Implementation,
   PromptListChangedNotificationSchema,
@@ -203,6 +204,8 @@ export function make(options: PoolOptions) {
     // Consecutive terminal transport errors per client (Resilience.afterRequest).
     const failures = new WeakMap<Client, number>()
     const fork = Runtime.runFork(runtime)
+    // Every transport opened and not yet closed, connected or still connecting (for shutdown).
+    const open = new Set<SdkTransport>()
 
     const unknownServer = (name: string) =>
       new ServerUnavailable({
@@ -218,6 +221,8 @@ export function make(options: PoolOptions) {
         const scope = yield* Scope.fork(entryScope, ExecutionStrategy.sequential)
         return yield* Effect.gen(function*() {
           const opened = yield* transport.open(server, kind).pipe(Scope.extend(scope))
+          open.add(opened.transport)
+          yield* Scope.addFinalizer(scope, Effect.sync(() => open.delete(opened.transport)))
           const client = new Client(clientInfo, {
             ...(options.capabilities ?? { capabilities: {} }),
             // Server-chosen `pattern`s run in linear time (SchemaValidator.ts).
@@ -369,10 +374,11 @@ export function make(options: PoolOptions) {
     })
 
     // The RcMap closes its entries one after another; fifty stubborn servers would take 0.5 s
-    // each. Closing every live client first, all at once, leaves the RcMap only finished closes
-    // to await (the transports' close is idempotent). Added after the RcMap, so it runs first.
+    // each. Closing every open transport first, all at once (connected ones and those still
+    // connecting), leaves the RcMap only finished closes to await (a transport's close is
+    // idempotent). Added after the RcMap, so it runs first.
     yield* Effect.addFinalizer(() =>
-      Effect.forEach([...current.values()], (c) => Effect.promise(() => c.client.close().catch(() => undefined)), {
+      Effect.forEach([...open], (t) => Effect.promise(() => t.close().catch(() => undefined)), {
         concurrency: "unbounded",
         discard: true
       })

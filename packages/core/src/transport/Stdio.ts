@@ -7,7 +7,7 @@
  * variables the child inherits is decided in `ChildEnvironment.ts` (re-exported here).
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js"
@@ -18,7 +18,7 @@ import type { ResolvedServer, StdioServerConfig } from "../config/ServerConfig.j
 import { ServerUnavailable } from "../Errors.js"
 import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
-import { register } from "./ProcessGroups.js"
+import { groupHasLiveMember, groupMembers, register, startTime } from "./ProcessGroups.js"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -71,39 +71,22 @@ const SIGKILL_AFTER_MS = 400
 const REAP_WAIT_MS = 90
 const POLL_MS = 10
 
+/** `kill(-pgid, 0)`: true while the group has any member, zombies included. */
+const groupExists = (pgid: number): boolean => {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
 const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
   try {
     process.kill(-pgid, signal)
   } catch {
     // ESRCH: the group is gone already.
   }
-}
-
-/**
- * Whether a Linux process group still has a member that is not a zombie. Orphaned members are
- * re-parented to PID 1, and some container inits never reap them: `kill(-pgid, 0)` then keeps
- * succeeding for processes that are already dead.
- */
-const linuxGroupHasLiveMember = (pgid: number): boolean => {
-  let entries: Array<string>
-  try {
-    entries = readdirSync("/proc")
-  } catch {
-    return true
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue
-    let stat: string
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-    } catch {
-      continue
-    }
-    // "pid (comm) S ppid pgrp ..."; comm may contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true
-  }
-  return false
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,8 +244,9 @@ export class StdioChildTransport implements SdkTransport {
     if (await this.waitGroupGone(SIGTERM_AFTER_MS)) return
     signalGroup(this.pid, "SIGTERM")
     if (await this.waitGroupGone(SIGKILL_AFTER_MS)) return
+    const members = process.platform === "linux" ? groupMembers(this.pid) : undefined
     signalGroup(this.pid, "SIGKILL")
-    await this.waitGroupGone(REAP_WAIT_MS)
+    await this.waitGroupGone(REAP_WAIT_MS, members)
   }
 
   /** The group is gone (or was sent SIGKILL, which nothing survives): its records go too. */
@@ -272,13 +256,9 @@ export class StdioChildTransport implements SdkTransport {
 
   /** Whether anything of the group (the leader or any descendant that stayed in it) still runs. */
   private groupAlive(): boolean {
-    try {
-      process.kill(-this.pid, 0)
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "EPERM"
-    }
+    if (!groupExists(this.pid)) return false
     if (this.exit === undefined) return true
-    return process.platform === "linux" ? linuxGroupHasLiveMember(this.pid) : true
+    return process.platform === "linux" ? groupHasLiveMember(this.pid) ?? true : true
   }
 
   /**
@@ -286,7 +266,10 @@ export class StdioChildTransport implements SdkTransport {
    * us no events. The timers stay referenced: the escalation must complete even when nothing else
    * keeps the event loop alive, and it lasts at most 600 ms.
    */
-  private waitGroupGone(ms: number): Promise<boolean> {
+  private waitGroupGone(ms: number, members?: ReadonlyArray<number>): Promise<boolean> {
+    const gone = members === undefined
+      ? () => !this.groupAlive()
+      : () => !groupExists(this.pid) || members.every((pid) => startTime(pid) === undefined)
     return new Promise((resolve) => {
       let done = false
       const finish = (gone: boolean) => {
@@ -298,10 +281,10 @@ export class StdioChildTransport implements SdkTransport {
         resolve(gone)
       }
       const check = () => {
-        if (!this.groupAlive()) finish(true)
+        if (gone()) finish(true)
       }
       const poll = setInterval(check, POLL_MS)
-      const timer = setTimeout(() => finish(!this.groupAlive()), ms)
+      const timer = setTimeout(() => finish(gone()), ms)
       this.child.on("exit", check)
       check()
     })
