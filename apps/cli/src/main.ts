@@ -13,12 +13,15 @@ import * as Option from "effect/Option"
 import * as CoreHost from "@mcpctl/core/Host"
 import { auth, logout } from "./commands/auth.js"
 import { call } from "./commands/call.js"
+import { config } from "./commands/config.js"
+import { importCommand } from "./commands/import.js"
 import { add, get, remove } from "./commands/manage.js"
 import { prompt, prompts } from "./commands/prompts.js"
 import { read, resources } from "./commands/resources.js"
 import { serve } from "./commands/serve.js"
 import { servers } from "./commands/servers.js"
 import { tools } from "./commands/tools.js"
+import { trust } from "./commands/trust.js"
 import { logLevelFromArgv } from "./Flags.js"
 import { exitCodeFor, VERSION } from "./Host.js"
 import { json, jsonWritten } from "./Render.js"
@@ -26,7 +29,7 @@ import { runMain } from "./Signals.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
-  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, auth, logout, serve])
+  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, importCommand, config, auth, logout, serve, trust])
 )
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
@@ -39,7 +42,7 @@ const failureDocument = (type: string, message: string, exitCode: number) => {
   if (process.argv.includes("--json") && !jsonWritten()) json({ error: { type, message, exitCode } })
 }
 
-/** Exit codes of CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
+/** Exit codes of docs/CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
 const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return exitCodeFor(undefined)
   if (Cause.isInterruptedOnly(exit.cause)) return 130

@@ -20,6 +20,7 @@ import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.
 import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth } from "../pool/NeedsAuthCache.js"
 import { redactSecrets } from "../Redact.js"
+import { proxyFetch } from "../transport/Proxy.js"
 import {
   deleteStored,
   loopbackRedirectUrl,
@@ -180,7 +181,7 @@ export interface SignInOptions {
  */
 const probeChallenge = (url: string, sse: boolean) =>
   Effect.tryPromise(async (signal) => {
-    const res = await fetch(url, sse
+    const res = await proxyFetch()(url, sse
       ? { method: "GET", headers: { accept: "text/event-stream" }, signal }
       : {
         method: "POST",
@@ -271,7 +272,7 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       ...(hints.resourceMetadataUrl ? { resourceMetadataUrl: hints.resourceMetadataUrl } : {})
     }
     const run = (params: Parameters<typeof auth>[1], what: string) =>
-      Effect.tryPromise(() => auth(provider, params)).pipe(Effect.catchAll(fail(what)))
+      Effect.tryPromise(() => auth(provider, { ...params, fetchFn: proxyFetch() })).pipe(Effect.catchAll(fail(what)))
     let first = yield* run(base, "discovering, registering or refreshing")
     // Refresh keeps the registration its token was issued to; only a browser flow needs a client
     // registered for this loopback port, which strict servers compare exactly.

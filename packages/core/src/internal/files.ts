@@ -3,6 +3,7 @@
  * and serialized by a lock file. The one writer for tokens, caches and settings edits.
  */
 import { randomBytes } from "node:crypto"
+import * as fsSync from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 
@@ -123,7 +124,7 @@ export class NotRegularFileError extends Error {
   }
 }
 
-const kindOf = (stat: import("node:fs").Stats): string =>
+const kindOf = (stat: fsSync.Stats): string =>
   stat.isFIFO()
     ? "FIFO (named pipe)"
     : stat.isSocket()
@@ -143,8 +144,7 @@ const kindOf = (stat: import("node:fs").Stats): string =>
  * they are; refusals as {@link NotRegularFileError}.
  */
 export const readRegularFile = async (file: string, maxBytes: number): Promise<string> => {
-  const { constants } = await import("node:fs")
-  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  const handle = await fs.open(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NONBLOCK)
   try {
     const stat = await handle.stat()
     if (!stat.isFile()) throw new NotRegularFileError(file, kindOf(stat))
@@ -152,5 +152,18 @@ export const readRegularFile = async (file: string, maxBytes: number): Promise<s
     return await handle.readFile("utf8")
   } finally {
     await handle.close()
+  }
+}
+
+/** {@link readRegularFile}, synchronously (for readers that cannot wait: other hosts' files). */
+export const readRegularFileSync = (file: string, maxBytes: number): string => {
+  const fd = fsSync.openSync(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NONBLOCK)
+  try {
+    const stat = fsSync.fstatSync(fd)
+    if (!stat.isFile()) throw new NotRegularFileError(file, kindOf(stat))
+    if (stat.size > maxBytes) throw new NotRegularFileError(file, "file", stat.size)
+    return fsSync.readFileSync(fd, "utf8")
+  } finally {
+    fsSync.closeSync(fd)
   }
 }

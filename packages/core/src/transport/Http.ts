@@ -13,6 +13,7 @@ import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.
 import { ServerUnavailable } from "../Errors.js"
 import { DEFAULT_MAX_RESPONSE_BYTES, fetchWithLimit } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
+import { proxyFetch } from "./Proxy.js"
 import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./TransportErrors.js"
 import { WebSocketTransport } from "./WebSocket.js"
 
@@ -38,10 +39,9 @@ const requestUrl = (input: string | URL | Request): string =>
 
 /**
  * A `fetch` whose every request gets its own AbortController and an unref'd `setTimeout`, cleared
- * as soon as response headers arrive. Not `AbortSignal.timeout()`: the seed reports that runtimes
- * reclaim those lazily (~2.4 KB native memory per request for 60 s). Only the wait for headers is
- * bounded, because Streamable HTTP GET/POST responses may be SSE streams that legitimately stay
- * open. An incoming `init.signal` still aborts the request and its body; the listener forwarding
+ * as soon as response headers arrive. Not `AbortSignal.timeout()`: runtimes reclaim those lazily
+ * (about 2.4 KB of native memory per request for 60 s). Only the wait for headers is bounded,
+ * because Streamable HTTP GET/POST responses may be SSE streams that legitimately stay open. An incoming `init.signal` still aborts the request and its body; the listener forwarding
  * it is removed once the body ends, so a transport-lifetime signal does not collect listeners.
  */
 export const fetchWithTimeout =
@@ -130,7 +130,9 @@ export const openRemote = (
         const headers: Record<string, string> = { ...config.headers }
         const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
         const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_RESPONSE_BYTES
-        const fetchImpl = fetchWithLimit(server.name, maxBytes, fetchWithTimeout(timeoutMs))
+        // HTTPS_PROXY/HTTP_PROXY/NO_PROXY (Proxy.ts); the SDK's OAuth requests use this fetch too.
+        // Every body is held to the response size limit (MessageSize.ts).
+        const fetchImpl = fetchWithLimit(server.name, maxBytes, fetchWithTimeout(timeoutMs, proxyFetch()))
         let transport: SdkTransport
         switch (kind) {
           case "http":
