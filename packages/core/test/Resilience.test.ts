@@ -627,8 +627,13 @@ describe("notificationFastPath", () => {
     const notify = notificationFastPath(client)!
     notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hello" } })
     notify({ jsonrpc: "2.0", method: "notifications/unknown", params: {} })
+    // Progress for a request that is not ours is dropped quietly (the SDK built an error for each).
+    const errors: Array<Error> = []
+    client.onerror = (e) => void errors.push(e)
+    notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 99, progress: 1 } })
     await new Promise((resolve) => setTimeout(resolve, 10))
     expect(seen).toEqual(["hello"])
+    expect(errors).toEqual([])
   })
 
   it("is absent when the client has no SDK internals to use", () => {

@@ -100,19 +100,26 @@ const looksLikeNotification = (message: unknown): message is JSONRPCNotification
  * Notifications straight to the SDK client's handler, or dropped when it has none (as the SDK
  * would drop them): its dispatcher tries four schemas on every message before it finds a
  * notification, and a server sending 1,000,000 during one call cost 95 s of CPU that way. Uses
- * the SDK 1.x `Protocol` internals (`_notificationHandlers`, `_onnotification`); undefined when
- * they are not there, and messages take the SDK's own path.
+ * the SDK 1.x `Protocol` internals (`_notificationHandlers`, `_progressHandlers`,
+ * `_onnotification`); undefined when they are not there, and messages take the SDK's own path.
  */
 export const notificationFastPath = (client: unknown): ((message: JSONRPCNotification) => void) | undefined => {
   const c = client as {
     readonly _notificationHandlers?: unknown
+    readonly _progressHandlers?: unknown
     readonly fallbackNotificationHandler?: unknown
     readonly _onnotification?: unknown
   }
   const handlers = c._notificationHandlers
+  const progress = c._progressHandlers
   const dispatch = c._onnotification
   if (!(handlers instanceof Map) || typeof dispatch !== "function") return undefined
   return (message) => {
+    // Progress for no request of ours: the SDK would build an error (and its JSON) for each.
+    if (message.method === "notifications/progress" && progress instanceof Map) {
+      const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken
+      if (!progress.has(Number(token))) return
+    }
     if (handlers.has(message.method) || c.fallbackNotificationHandler !== undefined) dispatch.call(client, message)
   }
 }
