@@ -32,8 +32,8 @@ const plan = quick
     memory: { runs: 1, n: 2_000, warmup: 200 },
     shutdown: { runs: 1 },
     cliShutdown: { runs: 1 },
-    manyShutdown: { runs: 1, servers: 10 },
-    killReap: { runs: 1, servers: 5 }
+    manyShutdown: { runs: 1, servers: 5 },
+    killReap: { runs: 1, servers: 3 }
   }
   : {
     startup: { runs: 6, warmup: 1 },
