@@ -1,39 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
 import * as Path from "node:path"
-import { McpConfig } from "../src/config/McpConfig.js"
 import type { ParsedSettings, ServerConfig } from "../src/config/ServerConfig.js"
 import { defaultLimits } from "../src/config/ServerConfig.js"
 import * as SettingsLoad from "../src/config/SettingsLoad.js"
-import { addPermissionRule, removeServerEntry, writeServerEntry } from "../src/config/SettingsFile.js"
-
-const left = <A, E>(e: Either.Either<A, E>): E => {
-  if (Either.isRight(e)) throw new Error(`expected Left, got ${JSON.stringify(e.right)}`)
-  return e.left
-}
-const right = <A, E>(e: Either.Either<A, E>): A => {
-  if (Either.isLeft(e)) throw new Error(`expected Right, got ${String((e.left as { message?: string }).message ?? e.left)}`)
-  return e.right
-}
-
-/** A temp project dir and home dir, removed after the effect. */
-const withDirs = <A, E>(f: (d: { root: string; project: string; home: string }) => Effect.Effect<A, E>) =>
-  Effect.acquireUseRelease(
-    Effect.promise(async () => {
-      const root = await mkdtemp(Path.join(tmpdir(), "mcpctl-config-"))
-      const project = Path.join(root, "project"), home = Path.join(root, "home")
-      await mkdir(Path.join(project, ".mcpctl"), { recursive: true })
-      await mkdir(home, { recursive: true })
-      return { root, project, home }
-    }),
-    f,
-    ({ root }) => Effect.promise(() => rm(root, { recursive: true, force: true }))
-  )
-const put = (file: string, value: unknown) =>
-  Effect.promise(() => writeFile(file, typeof value === "string" ? value : JSON.stringify(value)))
+import { left, right } from "./support/either.js"
+import { put, withDirs } from "./support/files.js"
 
 describe("normalizeServerName", () => {
   it("replaces disallowed characters and collapses underscores", () => {
@@ -284,79 +256,6 @@ describe("load", () => {
         const err = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {} }))
         expect(err.message).toContain(Path.join(home, "settings.json"))
         expect(err.message).toContain(Path.join(project, ".mcp.json"))
-      })
-    ))
-})
-
-describe("layerStatic", () => {
-  it.effect("builds the service from in-code servers", () =>
-    Effect.gen(function*() {
-      const cfg = yield* McpConfig
-      expect(cfg.servers.map((s) => [s.name, s.originalName, s.transport])).toEqual([["my_fs", "my.fs", "stdio"]])
-      expect(cfg.servers[0]!.config).toEqual({ command: "node", args: ["/tmp/x"] })
-      expect(cfg.limits).toEqual({ ...defaultLimits, connectTimeoutMs: 5 })
-      expect(cfg.permissions).toEqual({ allow: ["mcp__my_fs"], ask: [], deny: [] })
-    }).pipe(Effect.provide(McpConfig.layerStatic({
-      servers: { "my.fs": { command: "node", args: ["${D}/x"] } },
-      env: { D: "/tmp" },
-      permissions: { allow: ["mcp__my_fs"] },
-      limits: { connectTimeoutMs: 5 }
-    }))))
-})
-
-describe("settings file edits", () => {
-  it.effect("writeServerEntry keeps comments, creates missing files and directories", () =>
-    withDirs(({ project, root }) =>
-      Effect.gen(function*() {
-        const file = Path.join(project, ".mcp.json")
-        yield* put(file, `{\n  // my servers\n  "mcpServers": {\n    "a": { "command": "a" }, // trailing\n  },\n}\n`)
-        yield* writeServerEntry(file, "b", { url: "https://b/mcp", headers: { A: "${T}" } })
-        const text = yield* Effect.promise(() => readFile(file, "utf8"))
-        expect(text).toContain("// my servers")
-        expect(text).toContain("// trailing")
-        const parsed = right(SettingsLoad.parseSettingsText(text, file))
-        expect(parsed.servers.map((s) => s.name)).toEqual(["a", "b"])
-
-        expect(yield* removeServerEntry(file, "a")).toBe(true)
-        expect(yield* removeServerEntry(file, "zzz")).toBe(false)
-        const after = yield* Effect.promise(() => readFile(file, "utf8"))
-        expect(after).toContain("// my servers")
-        expect(right(SettingsLoad.parseSettingsText(after, file)).servers.map((s) => s.name)).toEqual(["b"])
-
-        const fresh = Path.join(root, "new", "dir", "settings.local.json")
-        yield* writeServerEntry(fresh, "x", { command: "x" })
-        expect(right(SettingsLoad.parseSettingsText(yield* Effect.promise(() => readFile(fresh, "utf8")), fresh)).servers)
-          .toEqual([{ name: "x", config: { command: "x" } }])
-      })
-    ))
-
-  it.effect("addPermissionRule appends once and keeps comments", () =>
-    withDirs(({ project }) =>
-      Effect.gen(function*() {
-        const file = SettingsLoad.scopeFile("local", project, "/unused")
-        yield* addPermissionRule(file, "allow", "mcp__fs__read")
-        yield* put(file, `{\n  // mine\n  "permissions": { "allow": ["mcp__fs__read"] }\n}\n`)
-        yield* addPermissionRule(file, "allow", "mcp__fs__write")
-        yield* addPermissionRule(file, "allow", "mcp__fs__write")
-        yield* addPermissionRule(file, "deny", "mcp__x")
-        const text = yield* Effect.promise(() => readFile(file, "utf8"))
-        expect(text).toContain("// mine")
-        expect(right(SettingsLoad.parseSettingsText(text, file)).permissions).toEqual({
-          allow: ["mcp__fs__read", "mcp__fs__write"],
-          ask: [],
-          deny: ["mcp__x"]
-        })
-      })
-    ))
-
-  it.effect("refuses to edit a broken file", () =>
-    withDirs(({ project }) =>
-      Effect.gen(function*() {
-        const file = Path.join(project, ".mcp.json")
-        yield* put(file, `{ "mcpServers": `)
-        const err = yield* Effect.flip(writeServerEntry(file, "a", { command: "a" }))
-        expect(err.message).toContain(file)
-        expect(yield* Effect.promise(() => readFile(file, "utf8"))).toBe(`{ "mcpServers": `)
       })
     ))
 })
