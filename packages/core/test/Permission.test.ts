@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
 import { PassThrough } from "node:stream"
-import { defaultLimits, type PermissionRules } from "../src/config/ServerConfig.js"
-import { McpConfig } from "../src/config/McpConfig.js"
+import { type PermissionRules } from "../src/config/ServerConfig.js"
 import { ConfigError, PermissionDenied } from "../src/Errors.js"
 import {
   askOnTerminal,
@@ -22,14 +23,7 @@ import {
 const rules = (r: Partial<PermissionRules>): PermissionRules => ({ allow: [], ask: [], deny: [], ...r })
 
 const configLayer = (permissions: Partial<PermissionRules>) =>
-  Layer.succeed(McpConfig, {
-    servers: [],
-    permissions: rules(permissions),
-    limits: defaultLimits,
-    home: "/tmp/mcpctl-home",
-    projectDir: "/tmp/project",
-    warnings: []
-  })
+  Fixtures.config({ permissions, home: Fixtures.UNUSED_HOME, projectDir: "/tmp/project" })
 
 const request = (tool: string, args: unknown = { path: "/tmp/x" }): PermissionRequest => {
   const [, server = "", toolName = ""] = /^mcp__([^_]+)__(.*)$/.exec(tool) ?? []
@@ -328,18 +322,28 @@ describe("renderRequest", () => {
 })
 
 describe("askOnTerminal", () => {
+  const PROMPT = "[y] once  [a] always  [n] no > "
   const run = (typed: ReadonlyArray<string>, end: boolean) =>
     Effect.gen(function*() {
       const input = new PassThrough()
       const output = new PassThrough()
       let shown = ""
-      output.on("data", (chunk) => (shown += String(chunk)))
+      // Each prompt the terminal shows is an event: a line is typed only once it is asked for.
+      const prompts = yield* Queue.unbounded<void>()
+      let seen = 0
+      output.on("data", (chunk) => {
+        shown += String(chunk)
+        for (const asked = shown.split(PROMPT).length - 1; seen < asked; seen++) Queue.unsafeOffer(prompts, undefined)
+      })
       const fiber = yield* Effect.fork(askOnTerminal(request("mcp__fs__write_file"), input, output))
       for (const line of typed) {
-        yield* Effect.sleep("5 millis")
+        yield* Queue.take(prompts)
         input.write(`${line}\n`)
       }
-      if (end) input.end()
+      if (end) {
+        yield* Queue.take(prompts)
+        input.end()
+      }
       const answer = yield* Fiber.join(fiber)
       return { answer, shown }
     })

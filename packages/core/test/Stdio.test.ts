@@ -223,27 +223,20 @@ describe("openStdio", () => {
     Effect.gen(function* () {
       // The leader dies of the default SIGINT at once; its child ignores INT/TERM/HUP and would
       // survive if only the leader's exit were awaited.
-      // The grandchild inherits stderr and announces itself once its handlers are installed; it
-      // also keeps the pipes open after the leader exits (so 'close' never comes by itself).
+      // The grandchild inherits the pipes and keeps them open after the leader exits (so 'close'
+      // never comes by itself); it writes its pid to a file once its handlers are installed.
+      const pidFile = join(mkdtempSync(join(tmpdir(), "mcpctl-leaky-")), "grandchild.pid")
       const grandchild =
         "for (const s of ['SIGINT','SIGTERM','SIGHUP']) process.on(s, () => {});" +
-        "process.stderr.write('GRANDCHILD ' + process.pid + '\\n'); setInterval(() => {}, 1 << 30)"
+        "require('node:fs').writeFileSync(process.env.GRANDCHILD_PID_FILE, String(process.pid)); setInterval(() => {}, 1 << 30)"
       const leader =
         `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' });` +
         "setInterval(() => {}, 1 << 30)"
-      const config: StdioServerConfig = { command: process.execPath, args: ["-e", leader] }
+      const config: StdioServerConfig = { command: process.execPath, args: ["-e", leader], env: { GRANDCHILD_PID_FILE: pidFile } }
       const scope = yield* Scope.make()
       const opened = yield* openStdio(resolved("leaky", config), config).pipe(Scope.extend(scope))
       const leaderPid = (opened.transport as StdioChildTransport).pid
-      const grandchildPid = yield* Effect.promise(async () => {
-        const deadline = Date.now() + 10_000
-        while (Date.now() < deadline) {
-          const match = /GRANDCHILD (\d+)/.exec(opened.diagnostics() ?? "")
-          if (match) return Number(match[1])
-          await new Promise((resolve) => setTimeout(resolve, 20))
-        }
-        throw new Error("grandchild did not start")
-      })
+      const grandchildPid = Number(yield* waitForFile(pidFile))
       expect(isAlive(grandchildPid)).toBe(true)
       const started = performance.now()
       yield* Scope.close(scope, Exit.void)
