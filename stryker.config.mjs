@@ -2,12 +2,12 @@
 /**
  * `npm run mutation`: Stryker mutates the policy modules (names, permissions, settings load and
  * merge, the resilience policy, output shaping, redaction) and runs their fast unit tests
- * (vitest.mutation.config.ts) against every mutant. Not part of `npm test`; reports go to reports/.
+ * (packages/core/vitest.mutation.config.ts) against every mutant. Not part of `npm test`; reports go to reports/.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
   testRunner: "vitest",
-  vitest: { configFile: "vitest.mutation.config.ts" },
+  vitest: { configFile: "packages/core/vitest.mutation.config.ts" },
   plugins: ["@stryker-mutator/vitest-runner"],
   mutate: [
     "packages/core/src/catalog/Naming.ts",

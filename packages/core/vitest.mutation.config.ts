@@ -1,6 +1,8 @@
 /**
  * The vitest config of `npm run mutation` (Stryker's vitest runner needs one plain config, not the
  * workspace): only the fast unit tests of the policy modules Stryker mutates (see stryker.config.mjs).
+ * It lives here, not beside vitest.workspace.ts, because vitest picks up a workspace file found
+ * next to the config it is given, and would then run every project.
  *
  * Stryker runs in a sandbox copy of the repository whose node_modules is a symlink to this one's,
  * so `@mcpctl/core/<Module>` would resolve through the workspace link to the original, unmutated
@@ -12,7 +14,8 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { defineConfig, type Plugin } from "vitest/config"
 
-const root = path.dirname(fileURLToPath(import.meta.url))
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, "../..")
 const packageDirs: Record<string, string> = { "@mcpctl/core": "packages/core", "@mcpctl/testing": "packages/testing" }
 
 const inRepoSources = (): Plugin => ({
@@ -32,13 +35,13 @@ const inRepoSources = (): Plugin => ({
 })
 
 export const mutationTests = [
-  "packages/core/test/Naming.test.ts",
-  "packages/core/test/Permission.test.ts",
-  "packages/core/test/SettingsLoad.test.ts",
-  "packages/core/test/McpConfig.test.ts",
-  "packages/core/test/ResiliencePolicy.test.ts",
-  "packages/core/test/Shape.test.ts",
-  "packages/core/test/Redact.test.ts"
+  "test/Naming.test.ts",
+  "test/Permission.test.ts",
+  "test/SettingsLoad.test.ts",
+  "test/McpConfig.test.ts",
+  "test/ResiliencePolicy.test.ts",
+  "test/Shape.test.ts",
+  "test/Redact.test.ts"
 ]
 
 export default defineConfig({
@@ -46,7 +49,8 @@ export default defineConfig({
   resolve: { conditions: ["@mcpctl/source"] },
   ssr: { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@mcpctl/source"] } },
   test: {
-    root,
+    name: "mutation",
+    root: here,
     include: mutationTests,
     testTimeout: 30_000
   }
