@@ -147,7 +147,9 @@ describe("Permission", () => {
       expect(error.behavior).toBe("deny")
       expect(error.rule).toBe("mcp__fs__write_file")
       expect(error.tool).toBe("mcp__fs__write_file")
-      expect(error.message).toContain(`"mcp__fs__write_file"`)
+      expect(error.message).toBe(
+        `mcp__fs__write_file is denied by rule "mcp__fs__write_file" in your settings (permissions.deny); remove that rule to allow it`
+      )
       expect(p.asked).toEqual([])
     }).pipe(Effect.provide(permissionWith({ allow: ["mcp__fs"], deny: ["mcp__fs__write_file"] }, p.layer)))
   })
@@ -237,6 +239,10 @@ describe("Permission", () => {
       const error = denied(exit)
       expect(error.behavior).toBe("ask")
       expect(error.tool).toBe("mcp__fs__write_file")
+      expect(error.rule).toBe("mcp__fs__write_file")
+      expect(error.message).toBe(
+        `mcp__fs__write_file was not approved. To allow it without asking, add "mcp__fs__write_file" to permissions.allow in .mcpctl/settings.local.json`
+      )
     }).pipe(Effect.provide(permissionWith({}, p.layer)))
   })
 
@@ -278,8 +284,10 @@ describe("Permission", () => {
       const error = denied(exit)
       expect(error.behavior).toBe("ask")
       expect(error.rule).toBe("mcp__x")
-      expect(error.message).toContain(`"mcp__x"`)
-      expect(error.message).toContain("--yes")
+      expect(error.message).toBe(
+        `mcp__x__y needs approval (rule "mcp__x" in permissions.ask of your settings): run on a terminal or pass --yes, or remove that ask rule`
+      )
+      expect(error.tool).toBe("mcp__x__y")
     }).pipe(Effect.provide(permissionWith({ ask: ["mcp__x"] }, Prompter.layerNone))))
 
   it.effect("layerAllowAll allows without any config", () =>
@@ -321,6 +329,83 @@ describe("renderRequest", () => {
   })
 })
 
+describe("renderRequest, exactly", () => {
+  const base = { tool: "mcp__fs__read_file", server: "fs", toolName: "read_file" }
+
+  it("lays out tool, server, title, traits and indented arguments", () => {
+    expect(renderRequest({ ...base, annotations: { readOnly: true, title: "Read a file" }, args: { path: "/x", n: 1 } })).toBe(
+      [
+        "Allow mcp__fs__read_file?",
+        "  server:      fs",
+        "  tool:        read_file (Read a file)",
+        "  annotations: read-only",
+        "  arguments:",
+        "    {",
+        `      "path": "/x",`,
+        `      "n": 1`,
+        "    }"
+      ].join("\n")
+    )
+    expect(renderRequest({ ...base, annotations: { readOnly: true, destructive: true, openWorld: true }, args: undefined }))
+      .toBe(
+        [
+          "Allow mcp__fs__read_file?",
+          "  server:      fs",
+          "  tool:        read_file",
+          "  annotations: read-only, destructive, open-world",
+          "  arguments:",
+          "    {}"
+        ].join("\n")
+      )
+  })
+
+  it("shows only traits that are true", () => {
+    const text = renderRequest({ ...base, annotations: { readOnly: false, destructive: false, openWorld: false }, args: {} })
+    expect(text).toContain("  annotations: none\n")
+  })
+
+  it("escapes control characters but keeps tabs and newlines", () => {
+    const shown = (s: string) => renderRequest({ ...base, annotations: {}, args: s }).split("\n").slice(5).join("\n")
+    // JSON.stringify escapes control characters in strings, so feed them through the tool name instead.
+    const name = (s: string) => renderRequest({ ...base, toolName: s, annotations: {}, args: {} }).split("\n")[2]
+    expect(name("a\u0000b\u0008c")).toBe("  tool:        a\\x00b\\x08c")
+    expect(name("a\tb")).toBe("  tool:        a\tb")
+    expect(name("a\u000bb\u001fc d~")).toBe("  tool:        a\\x0bb\\x1fc d~")
+    expect(name("\u007f\u0080\u009f\u00a0é")).toBe("  tool:        \\x7f\\x80\\x9f\u00a0é")
+    expect(renderRequest({ ...base, server: "f\u001bs", annotations: { title: "t\u001b" }, args: {} })).toContain(
+      "  server:      f\\x1bs"
+    )
+    expect(renderRequest({ ...base, tool: "x\u001by", annotations: {}, args: {} }).split("\n")[0]).toBe("Allow x\\x1by?")
+    expect(shown("plain")).toBe(`    "plain"`)
+  })
+
+  it("shows arguments JSON cannot show as their string form", () => {
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    const text = (args: unknown) => renderRequest({ ...base, annotations: {}, args }).split("\n").slice(5).join("\n")
+    expect(text(cyclic)).toBe("    [object Object]")
+    expect(text(10n)).toBe("    10")
+    expect(text(() => 1)).toBe("    () => 1")
+  })
+
+  it("cuts arguments past 60 lines or 4,000 characters, saying how many characters are hidden", () => {
+    const text = (args: unknown) => renderRequest({ ...base, annotations: {}, args }).split("\n").slice(5)
+    const sixty = Array.from({ length: 58 }, (_, i) => i)
+    // [ + 58 items + ] = 60 lines: shown whole.
+    expect(text(sixty)).toHaveLength(60)
+    expect(text(sixty).join("\n")).not.toContain("not shown")
+    const json = JSON.stringify([...sixty, 58], null, 2)
+    const cut = text([...sixty, 58])
+    expect(cut).toHaveLength(61)
+    const kept = json.split("\n").slice(0, 60).join("\n")
+    expect(cut.at(-1)).toBe(`    … (${json.length - kept.length} more characters not shown)`)
+    const long = "y".repeat(3_990)
+    expect(text(long).join("\n")).toBe(`    ${JSON.stringify(long)}`)
+    const longer = "y".repeat(4_100)
+    expect(text(longer)).toEqual([`    ${JSON.stringify(longer).slice(0, 4_000)}`, `    … (${4_102 - 4_000} more characters not shown)`])
+  })
+})
+
 describe("askOnTerminal", () => {
   const PROMPT = "[y] once  [a] always  [n] no > "
   const run = (typed: ReadonlyArray<string>, end: boolean) =>
@@ -354,6 +439,9 @@ describe("askOnTerminal", () => {
       expect((yield* run(["always"], false)).answer).toBe("always")
       expect((yield* run(["n"], false)).answer).toBe("no")
       expect((yield* run([""], false)).answer).toBe("no")
+      for (const [typed, answer] of [["yes", "once"], ["once", "once"], [" Y ", "once"], ["A", "always"], ["NO", "no"], ["no", "no"]]) {
+        expect((yield* run([typed!], false)).answer).toBe(answer)
+      }
       const retried = yield* run(["maybe", "a"], false)
       expect(retried.answer).toBe("always")
       expect(retried.shown).toContain("Please answer")
