@@ -25,6 +25,10 @@ export default {
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   thresholds: { high: 85, low: 75, break: 75 },
   ignorePatterns: ["apps/cli/bin/*.cjs", "apps/cli/bin/*.cache", "apps/cli/bin/*.map", "bench/results*.json", "reports"],
+  // Later runs re-test only mutants whose code or covering tests changed (delete the file for a
+  // clean run; changes outside the mutated files and the test files are not seen).
+  incremental: true,
+  incrementalFile: "reports/stryker-incremental.json",
   tempDirName: ".stryker-tmp",
   cleanTempDir: true
 }

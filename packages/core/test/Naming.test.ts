@@ -70,6 +70,8 @@ describe("Naming", () => {
     const server = "s".repeat(70)
     expect(buildToolName(server, "one")).toBe(`mcp__${"s".repeat(49)}__${sha8(`mcp__${server}__one`)}`)
     expect(buildToolName(server, "one")).toHaveLength(64)
+    const inner = `a_${"b".repeat(43)}${"_".repeat(30)}`
+    expect(buildToolName(inner, "x")).toBe(`mcp__a_${"b".repeat(43)}__${sha8(`mcp__${inner}__x`)}`)
     const underscored = `${"a".repeat(45)}${"_".repeat(30)}`
     const name = buildToolName(underscored, "x")
     expect(name).toBe(`mcp__${"a".repeat(45)}__${sha8(`mcp__${underscored}__x`)}`)
@@ -94,6 +96,8 @@ describe("Naming", () => {
 
   it("rejects names that are not mcp__<server>__<tool>", () => {
     expect(parseToolName("fs__read")).toBeUndefined()
+    expect(parseToolName("abcd_fs__read")).toBeUndefined()
+    expect(parseToolName("MCP__fs__read")).toBeUndefined()
     expect(parseToolName("mcp__fs")).toBeUndefined()
     expect(parseToolName("mcp__fs__")).toBeUndefined()
     expect(parseToolName("mcp____tool")).toBeUndefined()

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
+import * as Deferred from "effect/Deferred"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -58,6 +59,9 @@ const permissionWith = (
   writer: Layer.Layer<RuleWriter> = RuleWriter.layerNoop
 ) => Permission.layer.pipe(Layer.provide(Layer.mergeAll(configLayer(permissions), prompter, writer)))
 
+const allSuspended = (fibers: ReadonlyArray<Fiber.RuntimeFiber<unknown, unknown>>) =>
+  Effect.map(Effect.forEach(fibers, (f) => f.status), (statuses) => statuses.every((s) => s._tag === "Suspended"))
+
 const denied = (exit: Exit.Exit<void, unknown>): PermissionDenied => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
   const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
@@ -88,6 +92,13 @@ describe("ruleMatches", () => {
     expect(ruleMatches("mcp__fs__read*", "mcp__fs__read_file")).toBe(true)
     expect(ruleMatches("mcp__fs__read*", "mcp__fs__read")).toBe(true)
     expect(ruleMatches("mcp__fs__read*", "mcp__fs__write_file")).toBe(false)
+  })
+
+  it("a server-level rule is a rule of the form mcp__<server> only", () => {
+    expect(ruleMatches("fs", "fs__x")).toBe(false)
+    expect(ruleMatches("mcp__", "mcp____x")).toBe(false)
+    expect(ruleMatches("mcp__fs__read", "mcp__fs__read__x")).toBe(false)
+    expect(ruleMatches("mcp__f", "mcp__f__x")).toBe(true)
   })
 
   it("does not treat other characters as patterns", () => {
@@ -216,6 +227,29 @@ describe("Permission", () => {
       expect(p.asked).toEqual(["mcp__fs__write_file"])
       expect(w.written).toEqual(["mcp__fs__write_file"])
     }).pipe(Effect.provide(permissionWith({}, p.layer, w.layer)))
+  })
+
+  it.effect("calls waiting for the prompt see the first one's always and are not asked again", () => {
+    const asked: Array<string> = []
+    return Effect.gen(function*() {
+      const gate = yield* Deferred.make<void>()
+      const prompter = Layer.succeed(Prompter, {
+        ask: (req) => Effect.sync(() => void asked.push(req.tool)).pipe(Effect.zipRight(Deferred.await(gate)), Effect.as("always" as const))
+      })
+      yield* Effect.gen(function*() {
+        const permission = yield* Permission
+        const fibers = yield* Effect.forEach(
+          Array.from({ length: 4 }, () => request("mcp__fs__write_file")),
+          (r) => Effect.fork(permission.authorize(r))
+        )
+        // Every call has decided "ask" and waits: the first on the person, the others on the prompt lock.
+        for (let i = 0; i < 1_000 && !(yield* allSuspended(fibers)); i++) yield* Effect.yieldNow()
+        expect(asked).toEqual(["mcp__fs__write_file"])
+        yield* Deferred.succeed(gate, undefined)
+        yield* Fiber.joinAll(fibers)
+        expect(asked).toEqual(["mcp__fs__write_file"])
+      }).pipe(Effect.provide(permissionWith({}, prompter)))
+    })
   })
 
   it.effect("a failing RuleWriter fails the call with ConfigError and does not remember", () => {
@@ -446,6 +480,24 @@ describe("askOnTerminal", () => {
       expect(retried.answer).toBe("always")
       expect(retried.shown).toContain("Please answer")
       expect(retried.shown).toContain("mcp__fs__write_file")
+    }))
+
+  it.live("an interrupted prompt closes its readline, letting go of the input", () =>
+    Effect.gen(function*() {
+      const input = new PassThrough()
+      const output = new PassThrough()
+      let shown = ""
+      const asked = yield* Deferred.make<void>()
+      output.on("data", (chunk) => {
+        shown += String(chunk)
+        if (shown.includes(PROMPT)) Deferred.unsafeDone(asked, Exit.void)
+      })
+      const before = input.listenerCount("keypress") + input.listenerCount("data")
+      const fiber = yield* Effect.fork(askOnTerminal(request("mcp__fs__write_file"), input, output))
+      yield* Deferred.await(asked)
+      expect(input.listenerCount("keypress") + input.listenerCount("data")).toBeGreaterThan(before)
+      yield* Fiber.interrupt(fiber)
+      expect(input.listenerCount("keypress")).toBe(0)
     }))
 
   it.live("end of input answers unavailable", () =>

@@ -75,7 +75,7 @@ describe("redactServerConfig", () => {
       timeout: 5
     })
     const stdio = Fixtures.server("fs", { command: "npx", args: ["-y", "pkg"], env: { TOKEN: "t0k3n" }, cwd: "/w" })
-    expect(redactServerConfig(stdio)).toEqual({ command: "npx", args: ["-y", "pkg"], env: { TOKEN: "REDACTED" }, cwd: "/w" })
+    expect(redactServerConfig(stdio)).toStrictEqual({ command: "npx", args: ["-y", "pkg"], env: { TOKEN: "REDACTED" }, cwd: "/w" })
   })
 
   it("shows the entry as written (${VAR} references), not the expanded secrets", () => {
@@ -86,7 +86,7 @@ describe("redactServerConfig", () => {
   })
 
   it("adds nothing an entry does not have, and keeps an OAuth block without a secret as is", () => {
-    expect(redactServerConfig(Fixtures.server("fs", { command: "x" }))).toEqual({ command: "x" })
+    expect(redactServerConfig(Fixtures.server("fs", { command: "x" }))).toStrictEqual({ command: "x" })
     const oauth = { clientId: "id", scopes: ["a"] }
     expect(redactServerConfig(Fixtures.server("api", { url: "https://h.example/mcp", oauth }))).toEqual({
       url: "https://h.example/mcp",

@@ -44,6 +44,9 @@ describe("afterRequest", () => {
     for (const kind of [...streams, ...requestResponse]) {
       expect(afterRequest(kind, 2, { _tag: "Answered" })).toEqual({ failures: 0, drop: false })
       expect(afterRequest(kind, 2, failed(rpc, false))).toEqual({ failures: 0, drop: false })
+      // Even when the cause looked like a broken connection: the server did answer.
+      expect(afterRequest(kind, 2, failed(rpc, true))).toEqual({ failures: 0, drop: false })
+      expect(afterRequest(kind, 2, failed(new McpRequestError({ message: "Connection closed", server: "s", method: "tools/call", code: -32000 }), true))).toEqual({ failures: 0, drop: false })
     }
   })
 
@@ -178,6 +181,14 @@ describe("answerInvalidResponses", () => {
       unanswerable.map((m) => `server "srv" sent invalid JSON-RPC, ignored: ${JSON.stringify(m)}`)
     )
     expect(g.received()).toBe(unanswerable.length)
+  })
+
+  it("without an onerror handler, what it cannot answer is dropped quietly", () => {
+    const delivered: Array<unknown> = []
+    const transport = { onmessage: (m: unknown) => void delivered.push(m) } as unknown as SdkTransport
+    answerInvalidResponses(transport, "s")
+    expect(() => transport.onmessage!({ jsonrpc: "2.0", result: {} } as unknown as JSONRPCMessage)).not.toThrow()
+    expect(delivered).toEqual([])
   })
 
   it("leaves a transport without a message handler alone", () => {

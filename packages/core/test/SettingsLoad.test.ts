@@ -325,6 +325,7 @@ describe("transportOf, edges", () => {
     expect(SettingsLoad.transportOf({ url: "relative/sse#x" })).toBe("sse")
     expect(SettingsLoad.transportOf({ url: "relative/mcp?x=/sse" })).toBe("auto")
     expect(SettingsLoad.transportOf({ url: "relative/ssex" })).toBe("auto")
+    expect(SettingsLoad.transportOf({ url: "relative/sse//" })).toBe("sse")
   })
 })
 
@@ -375,6 +376,12 @@ describe("parseSettingsText, exactly", () => {
     const err = left(SettingsLoad.parseSettingsText(JSON.stringify({ mcpServers: [1], permissions: "all" }), "f"))
     expect(err.message).toContain("\n  permissions: Expected ")
     expect(err.message).toContain("\n  mcpServers: Expected ")
+  })
+
+  it("allow, ask and deny are the known permission fields", () => {
+    const s = right(SettingsLoad.parseSettingsText(JSON.stringify({ permissions: { allow: ["a"], ask: ["b"], deny: ["c"] } }), "f"))
+    expect(s.permissions).toStrictEqual({ allow: ["a"], ask: ["b"], deny: ["c"] })
+    expect(s.warnings).toEqual([])
   })
 
   it("missing lists and sections are empty, not errors", () => {
@@ -533,6 +540,7 @@ describe("load, edges", () => {
           ["tmp", "adhoc", "--stdio"]
         ])
         expect(cfg.warnings).toEqual([`${file}: unknown field theme is ignored`])
+        expect(cfg.permissions).toStrictEqual({ allow: [], ask: [], deny: [] })
         expect(cfg.limits).toStrictEqual(defaultLimits)
       })
     ))

@@ -232,3 +232,260 @@ describe("shapeCallResult", () => {
     }
   })
 })
+
+// ---------------------------------------------------------------------------------------------
+// Exact cuts and the words that explain them
+// ---------------------------------------------------------------------------------------------
+
+describe("budget and text, exactly", () => {
+  it("counts whole tokens only, never below zero", () => {
+    expect(budgetChars(2.9)).toBe(8)
+    expect(budgetChars(-5)).toBe(0)
+    expect(budgetChars(1)).toBe(4)
+  })
+
+  it("fills the limit exactly once the marker's digits settle", () => {
+    const text = "x".repeat(1_000_000)
+    for (const max of [100_000, 5_000, 200, 120]) expect(truncateText(text, max).text).toHaveLength(max)
+    expect(truncateText("x".repeat(100), 100)).toEqual({ text: "x".repeat(100), truncated: false, dropped: 0 })
+    expect(truncateText("x".repeat(101), 100).truncated).toBe(true)
+  })
+
+  it("names the hint it is given, and the dropped count with thousands separators", () => {
+    expect(truncateText("x".repeat(100), 60, "ask for less")).toEqual({
+      text: "x".repeat(12) + "\n… [truncated: 88 more characters; ask for less]",
+      truncated: true,
+      dropped: 88
+    })
+    expect(truncateText("x".repeat(1_234_567), 100).text).toContain("[truncated: 1,234,5")
+    expect(truncateText("x".repeat(1_000), 100).text).toBe(
+      "x".repeat(24) + "\n… [truncated: 976 more characters; raise MAX_MCP_OUTPUT_TOKENS to see more]"
+    )
+  })
+
+  it("a limit too small for the marker leaves an ellipsis, or nothing at 0", () => {
+    expect(truncateText("abcdef", 1)).toEqual({ text: "…", truncated: true, dropped: 6 })
+    expect(truncateText("abcdef", 0)).toEqual({ text: "", truncated: true, dropped: 6 })
+    expect(truncateText("", 0)).toEqual({ text: "", truncated: false, dropped: 0 })
+  })
+
+  it("steps back only over a high surrogate (U+D800 to U+DBFF) at the cut", () => {
+    // 300 characters into 100: 24 are kept, the marker says 276.
+    expect(truncateText("a".repeat(300), 100).text.indexOf("\n")).toBe(24)
+    const at = (unit: string) => truncateText("a".repeat(23) + unit + "b".repeat(276), 100).text
+    const marker = (dropped: number) => `\n… [truncated: ${dropped} more characters; raise MAX_MCP_OUTPUT_TOKENS to see more]`
+    expect(at("\ud800")).toBe("a".repeat(23) + marker(277))
+    expect(at("\udbff")).toBe("a".repeat(23) + marker(277))
+    expect(at("\udc00")).toBe("a".repeat(23) + "\udc00" + marker(276))
+    expect(at("\ud7ff")).toBe("a".repeat(23) + "\ud7ff" + marker(276))
+  })
+})
+
+describe("shapeStructured, exactly", () => {
+  it("keeps the longest string that fits, and says so", () => {
+    const out = shapeStructured({ s: "y".repeat(100) }, 50)
+    expect(out.value).toEqual({ s: "y".repeat(29) + "… [+71 chars]" })
+    expect(JSON.stringify(out.value)).toHaveLength(50)
+    expect(out.notes).toEqual(["structuredContent shaped to fit 50 characters: 1 string(s) cut to 29 characters"])
+  })
+
+  it("cuts arrays to a tenth of the string limit, with one marker item", () => {
+    const out = shapeStructured({ a: Array.from({ length: 30 }, (_, i) => i) }, 40)
+    expect(out.value).toEqual({ a: [0, 1, 2, 3, "… 26 more items"] })
+    expect(out.notes).toEqual(["structuredContent shaped to fit 40 characters: 1 array(s) cut to 4 items"])
+    const both = shapeStructured({ a: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], s: "z".repeat(40) }, 60)
+    expect(both.value).toEqual({ a: [1, "… 11 more items"], s: "z".repeat(13) + "… [+27 chars]" })
+    expect(both.notes).toEqual([
+      "structuredContent shaped to fit 60 characters: 1 string(s) cut to 13 characters, 1 array(s) cut to 1 items"
+    ])
+    // Strings within the limit stay whole while their array is cut.
+    expect(shapeStructured({ a: Array.from({ length: 3 }, () => "q".repeat(20)) }, 60).value).toEqual({
+      a: ["q".repeat(20), "… 2 more items"]
+    })
+  })
+
+  it("says item for one more item", () => {
+    const out = shapeStructured([[1, 2, 3, 4, 5], "w".repeat(50)], 40)
+    expect(out.value).toEqual([[1, "… 4 more items"], "… 1 more item"])
+    expect(out.notes).toEqual(["structuredContent shaped to fit 40 characters: 2 array(s) cut to 1 items"])
+  })
+
+  it("keeps a string whose marker would be longer than what it cuts", () => {
+    const out = shapeStructured({ a: "x".repeat(20), b: "y".repeat(200) }, 120)
+    expect((out.value as { a: string }).a).toBe("x".repeat(20))
+  })
+
+  it("the skeleton keeps strings of JSON length 3 or less, numbers, booleans, null and empty containers", () => {
+    const out = shapeStructured({ e: "", a: "a", k: "ab", n: 1, b: true, z: null, arr: [], full: [1], o: {}, deep: { s: "long" } }, 10)
+    expect(out.value).toEqual({ e: "", a: "a", k: "…", n: 1, b: true, z: null, arr: [], full: ["…"], o: {}, deep: { s: "…" } })
+    expect(out.notes).toEqual([
+      `structuredContent reduced to its keys: 2 string(s) and 1 array(s) replaced by "…"`,
+      `structuredContent keys alone take ${JSON.stringify(out.value).length} characters, over the budget of 10; all kept`
+    ])
+  })
+
+  it("a skeleton that fits says nothing about being over budget", () => {
+    const value = { a: Array.from({ length: 100 }, (_, i) => ({ id: i })) }
+    const out = shapeStructured(value, 12)
+    expect(out.value).toEqual({ a: ["…"] })
+    expect(out.notes).toEqual([`structuredContent reduced to its keys: 0 string(s) and 1 array(s) replaced by "…"`])
+  })
+
+  it("uses toJSON, drops nothing JSON drops, keeps __proto__ as a key", () => {
+    const value = JSON.parse(`{"__proto__": {"x": "${"x".repeat(100)}"}, "d": 1}`) as Record<string, unknown>
+    value.when = new Date(0)
+    value.f = () => 1
+    value.u = undefined
+    const out = shapeStructured(value, 80)
+    const json = JSON.stringify(out.value)
+    expect(json.length).toBeLessThanOrEqual(80)
+    expect(Object.keys(JSON.parse(json))).toEqual(["__proto__", "d", "when"])
+    expect(JSON.parse(json).when).toMatch(/^1970-01-/)
+    expect(Object.getPrototypeOf(out.value)).toBe(Object.prototype)
+  })
+})
+
+describe("shapeCallResult, exactly", () => {
+  it("non-text items over the budget are kept and named; the text gets what is left", () => {
+    const out = shapeCallResult(
+      { content: [{ type: "image", data: "QUJD", mimeType: "image/png" }, { type: "text", text: "hello" }] },
+      10
+    )
+    expect(out.content).toEqual([{ type: "image", data: "QUJD", mimeType: "image/png" }, { type: "text", text: "" }])
+    expect(out.notes).toEqual([
+      "non-text items alone take 39 characters, over the budget of 10",
+      "text cut to fit the output budget of 10 characters: 5 characters dropped"
+    ])
+  })
+
+  it("one text item is cut however little room is left; several keep room for the drop marker", () => {
+    const single = shapeCallResult({ content: [{ type: "text", text: "a".repeat(300) }] }, 100)
+    expect(single.content).toEqual([
+      { type: "text", text: "a".repeat(24) + "\n… [truncated: 276 more characters; raise MAX_MCP_OUTPUT_TOKENS to see more]" }
+    ])
+    expect(single.notes).toEqual(["text cut to fit the output budget of 100 characters: 276 characters dropped"])
+    const two = shapeCallResult({ content: [{ type: "text", text: "a".repeat(300) }, { type: "text", text: "b".repeat(300) }] }, 500)
+    expect(two.content).toEqual([
+      { type: "text", text: "a".repeat(300) },
+      { type: "text", text: "… [dropped: 1 more content item (300 characters); raise MAX_MCP_OUTPUT_TOKENS to see more]" }
+    ])
+    expect(two.notes).toEqual(["dropped 1 more content item (300 characters) over the output budget"])
+  })
+
+  it("counts inline text resources as text and a blob resource by its descriptor only", () => {
+    const blob = { type: "resource" as const, resource: { uri: "mem://b", blob: "Q".repeat(10_000), mimeType: "application/pdf" } }
+    expect(resultChars({ content: [blob] })).toBe(JSON.stringify({ type: "resource", resource: { uri: "mem://b", mimeType: "application/pdf" } }).length)
+    const link = { type: "resource_link" as const, uri: "file:///x", name: "x" }
+    expect(resultChars({ content: [link] })).toBe(JSON.stringify(link).length)
+    const text = { type: "resource" as const, resource: { uri: "mem://t", text: "T".repeat(50) } }
+    expect(resultChars({ content: [text] })).toBe(50 + JSON.stringify({ type: "resource", resource: { uri: "mem://t" } }).length)
+    expect(resultChars({ content: [{ type: "text", text: "abc" }], structuredContent: { a: 1 } })).toBe(3 + 7)
+    expect(resultChars({})).toBe(0)
+    const out = shapeCallResult({ content: [text, { type: "text", text: "U".repeat(400) }] }, 300)
+    expect((out.content[0] as { resource: { text: string } }).resource.text).toBe("T".repeat(50))
+    expect((out.content[0] as { resource: { uri: string } }).resource.uri).toBe("mem://t")
+  })
+
+  it("structuredContent gets up to half when the text needs the rest, else what the text leaves", () => {
+    const structuredContent = { rows: Array.from({ length: 200 }, (_, i) => `row ${i}`) }
+    const halves = shapeCallResult({ content: [{ type: "text", text: "t".repeat(5_000) }], structuredContent }, 2_000)
+    expect(JSON.stringify(halves.structuredContent).length).toBeLessThanOrEqual(1_000)
+    expect(JSON.stringify(halves.structuredContent).length).toBeGreaterThan(900)
+    const small = shapeCallResult({ content: [{ type: "text", text: "t".repeat(100) }], structuredContent }, 2_000)
+    expect(JSON.stringify(small.structuredContent).length).toBeLessThanOrEqual(1_900)
+    expect(JSON.stringify(small.structuredContent).length).toBeGreaterThan(1_800)
+    expect((small.content[0] as { text: string }).text).toBe("t".repeat(100))
+    const fits = { a: 1 }
+    const kept = shapeCallResult({ content: [{ type: "text", text: "t".repeat(5_000) }], structuredContent: fits }, 2_000)
+    expect(kept.structuredContent).toBe(fits)
+  })
+})
+
+describe("shapeCallResult, at the edges", () => {
+  const image = { type: "image" as const, data: "QUJD", mimeType: "image/png" }
+  const imageChars = JSON.stringify({ type: "image", mimeType: "image/png" }).length
+
+  it("a result exactly at the budget is left alone; one more character is not", () => {
+    const result = { content: [{ type: "text" as const, text: "t".repeat(90) }], structuredContent: { a: 1 } }
+    expect(resultChars(result)).toBe(97)
+    expect(shapeCallResult(result, 97)).toEqual({ ...result, truncated: false, notes: [] })
+    expect(shapeCallResult(result, 96).truncated).toBe(true)
+  })
+
+  it("notes non-text items only when they alone exceed the budget", () => {
+    const at = (budget: number) => shapeCallResult({ content: [image, { type: "text", text: "x".repeat(300) }] }, budget).notes
+    expect(at(imageChars)).toEqual([`text cut to fit the output budget of ${imageChars} characters: 300 characters dropped`])
+    expect(at(imageChars - 1)[0]).toBe(`non-text items alone take ${imageChars} characters, over the budget of ${imageChars - 1}`)
+  })
+
+  it("counts audio by its descriptor, not its base64", () => {
+    const audio = { type: "audio" as const, data: "A".repeat(10_000), mimeType: "audio/wav" }
+    expect(resultChars({ content: [audio] })).toBe(JSON.stringify({ type: "audio", mimeType: "audio/wav" }).length)
+  })
+
+  it("a result without content gets an empty content list", () => {
+    const out = shapeCallResult({ structuredContent: { s: "v".repeat(500) } }, 100)
+    expect(out.content).toEqual([])
+    expect(JSON.stringify(out.structuredContent).length).toBeLessThanOrEqual(100)
+  })
+
+  it("structuredContent JSON cannot measure (bigint, cycles) is still shaped to valid JSON", () => {
+    const cyclic: Record<string, unknown> = { n: 1n, s: "z".repeat(1_000) }
+    cyclic.self = cyclic
+    const out = shapeCallResult({ content: [{ type: "text", text: "hi" }], structuredContent: cyclic }, 500)
+    expect(() => JSON.stringify(out.structuredContent)).not.toThrow()
+    expect(out.structuredContent).toMatchObject({ n: "1", self: "[circular]" })
+    expect(out.truncated).toBe(true)
+  })
+
+  it("cuts an inline text resource like a text item, keeping its uri", () => {
+    const out = shapeCallResult({ content: [{ type: "resource", resource: { uri: "mem://r", text: "R".repeat(1_000) } }] }, 300)
+    const item = out.content[0] as { type: string; resource: { uri: string; text: string } }
+    expect(item.type).toBe("resource")
+    expect(item.resource.uri).toBe("mem://r")
+    expect(item.resource.text).toMatch(/^R+\n… \[truncated: [\d,]+ more characters; raise MAX_MCP_OUTPUT_TOKENS to see more\]$/)
+    expect(resultChars(out)).toBeLessThanOrEqual(300)
+  })
+
+  it("a text item that exactly fills what is left is kept whole, and the next is dropped", () => {
+    // Two text items: 140 characters are held back for the drop marker.
+    const out = shapeCallResult({ content: [{ type: "text", text: "a".repeat(360) }, { type: "text", text: "b".repeat(150) }] }, 500)
+    expect(out.content[0]).toEqual({ type: "text", text: "a".repeat(360) })
+    expect(out.notes).toEqual(["dropped 1 more content item (150 characters) over the output budget"])
+  })
+
+  it("cuts the next text item when exactly 200 characters are left for it, drops it below that", () => {
+    const content = (first: number) => [{ type: "text" as const, text: "a".repeat(first) }, { type: "text" as const, text: "b".repeat(1_000) }]
+    const cut = shapeCallResult({ content: content(100) }, 440)
+    expect((cut.content[1] as { text: string }).text).toMatch(/^b+\n… \[truncated: /)
+    expect(cut.content).toHaveLength(2)
+    const dropped = shapeCallResult({ content: content(101) }, 440)
+    expect(dropped.content[1]).toEqual({
+      type: "text",
+      text: "… [dropped: 1 more content item (1,000 characters); raise MAX_MCP_OUTPUT_TOKENS to see more]"
+    })
+  })
+
+  it("puts the one drop marker where the first dropped item was", () => {
+    const text = (c: string) => ({ type: "text" as const, text: c.repeat(1_000) })
+    const out = shapeCallResult({ content: [text("A"), image, text("B")] }, 300 + imageChars)
+    expect(out.content.map((c) => (c.type === "text" ? c.text.slice(0, 12) : c.type))).toEqual(["… [dropped: ", "image"])
+    const later = shapeCallResult({ content: [text("A"), text("B"), text("C"), image, text("D")] }, 1_400 + imageChars)
+    expect(later.content.map((c) => (c.type === "text" ? c.text.slice(0, 12) : c.type))).toEqual([
+      "A".repeat(12),
+      "B".repeat(12),
+      "… [dropped: ",
+      "image"
+    ])
+  })
+})
+
+describe("shapeStructured, invariants over budgets", () => {
+  it("a string is either kept whole or cut shorter than it was", () => {
+    const value = { s: "x".repeat(21), t: "y".repeat(200), u: Array.from({ length: 40 }, (_, i) => `item ${i}`) }
+    for (let budget = 20; budget <= 420; budget++) {
+      const out = shapeStructured(value, budget).value as { s: unknown }
+      if (typeof out.s === "string" && out.s !== value.s) expect(out.s.length).toBeLessThan(value.s.length)
+    }
+  })
+})
