@@ -489,3 +489,47 @@ describe("shapeStructured, invariants over budgets", () => {
     }
   })
 })
+
+describe("shapeStructured, boundaries", () => {
+  it("a value exactly at the budget is untouched; JSON's undefined fits any budget", () => {
+    const value = { a: [1, 2, 3], s: "short" }
+    const length = JSON.stringify(value).length
+    expect(shapeStructured(value, length)).toEqual({ value, shaped: false, notes: [] })
+    expect(shapeStructured(value, length - 1).shaped).toBe(true)
+    expect(shapeStructured(undefined, 0)).toEqual({ value: undefined, shaped: false, notes: [] })
+  })
+
+  it("cuts strings while the tightest cut fits exactly, and falls to the skeleton one character below", () => {
+    const value = { s: "x".repeat(100) }
+    expect(JSON.stringify({ s: "… [+100 chars]" })).toHaveLength(22)
+    expect(shapeStructured(value, 22).value).toEqual({ s: "x… [+99 chars]" })
+    expect(shapeStructured(value, 21)).toEqual({
+      value: { s: "…" },
+      shaped: true,
+      notes: [`structuredContent reduced to its keys: 1 string(s) and 0 array(s) replaced by "…"`]
+    })
+  })
+
+  it("says the keys alone are over budget only when they are", () => {
+    const value = { s: "x".repeat(100) }
+    expect(JSON.stringify({ s: "…" })).toHaveLength(9)
+    expect(shapeStructured(value, 9).notes).toHaveLength(1)
+    expect(shapeStructured(value, 8).notes).toHaveLength(2)
+    expect(shapeStructured(value, 8).shaped).toBe(true)
+  })
+
+  it("an object met twice, not in a cycle, is shaped both times", () => {
+    const shared = { text: "t".repeat(300) }
+    const out = shapeStructured({ a: shared, b: shared, c: [shared, shared] }, 400)
+    expect(JSON.stringify(out.value)).not.toContain("[circular]")
+    const v = out.value as { a: { text: string }; b: { text: string }; c: Array<{ text: string }> }
+    for (const item of [v.a, v.b, ...v.c]) expect(item.text).toMatch(/^t+… \[\+[\d,]+ chars\]$/)
+  })
+
+  it("never adds a marker for zero more items", () => {
+    const value = { a: [1], b: [1, 2], c: [1, 2, 3], d: Array.from({ length: 12 }, (_, i) => i), s: "s".repeat(300) }
+    for (let budget = 20; budget <= 400; budget++) {
+      expect(JSON.stringify(shapeStructured(value, budget).value)).not.toContain("… 0 more")
+    }
+  })
+})
