@@ -7,7 +7,8 @@ const ssr = { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@
 
 // Every package and app is its own test project; integration tests spawn real servers,
 // so each project keeps generous timeouts and runs files in forked processes. `soak` holds the
-// long-running core tests (50 stubborn servers, kill -9 loops, endless answers):
+// long-running core tests (50 stubborn servers, kill -9 loops, endless answers, an agent loop of
+// 1,000 calls, real servers started with a delay):
 // `npm run soak` runs it, `npm test` does not.
 export default defineWorkspace([
   {
