@@ -6,7 +6,10 @@ const resolve = { conditions: ["@mcpctl/source"] }
 const ssr = { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@mcpctl/source"] } }
 
 // Every package and app is its own test project; integration tests spawn real servers,
-// so each project keeps generous timeouts and runs files in forked processes.
+// so each project keeps generous timeouts and runs files in forked processes. `soak` holds the
+// long-running core tests (50 stubborn servers, kill -9 loops, endless answers, an agent loop of
+// 1,000 calls, real servers started with a delay):
+// `npm run soak` runs it, `npm test` does not.
 export default defineWorkspace([
   {
     resolve,
@@ -16,6 +19,18 @@ export default defineWorkspace([
       root: "./packages/core",
       include: ["test/**/*.test.ts"],
       testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: "forks"
+    }
+  },
+  {
+    resolve,
+    ssr,
+    test: {
+      name: "soak",
+      root: "./packages/core",
+      include: ["soak/**/*.test.ts"],
+      testTimeout: 120_000,
       hookTimeout: 30_000,
       pool: "forks"
     }

@@ -1,10 +1,11 @@
 /**
- * mcpctl: the command line. Composes the commands and runs them under `NodeRuntime.runMain`, so
- * Ctrl-C interrupts the program and every scope (child processes included) closes before exit.
+ * mcpctl: the command line. Composes the commands and runs them under `Signals.runMain`, so
+ * Ctrl-C, SIGTERM and SIGHUP interrupt the program and every scope (child processes included)
+ * closes before exit, and a second signal hurries that up without skipping it.
  */
 import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -23,6 +24,8 @@ import { tools } from "./commands/tools.js"
 import { trust } from "./commands/trust.js"
 import { logLevelFromArgv } from "./Flags.js"
 import { exitCodeFor, VERSION } from "./Host.js"
+import { json, jsonWritten } from "./Render.js"
+import { runMain } from "./Signals.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
@@ -30,6 +33,14 @@ const mcpctl = Command.make("mcpctl").pipe(
 )
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
+
+/**
+ * With `--json`, every failure is one `{"error": …}` document on stdout: our tagged errors write
+ * theirs as they happen (Host.report); a bad command line and an internal error get one here.
+ */
+const failureDocument = (type: string, message: string, exitCode: number) => {
+  if (process.argv.includes("--json") && !jsonWritten()) json({ error: { type, message, exitCode } })
+}
 
 /** Exit codes of docs/CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
 const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
@@ -45,9 +56,14 @@ const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
         return 2
       }
     }
+    const help = (failure.value as { error?: HelpDoc.HelpDoc })?.error
+    // eslint-disable-next-line no-control-regex
+    failureDocument("UsageError", help ? HelpDoc.toAnsiText(help).replace(/\x1b\[[0-9;]*m/g, "").trim() : String(failure.value), 2)
     return 2
   }
   process.stderr.write(`mcpctl: internal error\n${Cause.pretty(exit.cause)}\n`)
+  const defect = Cause.squash(exit.cause)
+  failureDocument("InternalError", `internal error: ${defect instanceof Error ? defect.message : String(defect)}`, 70)
   return 70
 }
 
@@ -71,7 +87,7 @@ const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(proce
 cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),
   Effect.provide(logs),
-  NodeRuntime.runMain({
+  runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,
     teardown: (exit) => exitAfterFlush(codeOf(exit))

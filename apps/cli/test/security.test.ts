@@ -1,7 +1,7 @@
 /**
  * The trust boundary end to end (issue 12): what a server sends never acts on the terminal, the
  * browser or the rules. Each test is one attack against the built CLI and a real stdio server
- * (test/fixtures/hostile-server.mjs).
+ * (test/fixtures/attacker-server.mjs).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -9,14 +9,14 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { run, workspace } from "./support.js"
 
-const hostile = fileURLToPath(new URL("./fixtures/hostile-server.mjs", import.meta.url))
+const attacker = fileURLToPath(new URL("./fixtures/attacker-server.mjs", import.meta.url))
 const ws = workspace()
 afterAll(() => ws.cleanup())
 const opts = { home: ws.home, cwd: ws.project }
 
 /** A settings file with one hostile server `h` started with `args`. */
 const settingsWith = (file: string, args: ReadonlyArray<string>, permissions: Record<string, Array<string>> = {}) =>
-  ws.settings(file, { mcpServers: { h: { command: process.execPath, args: [hostile, ...args] } }, permissions })
+  ws.settings(file, { mcpServers: { h: { command: process.execPath, args: [attacker, ...args] } }, permissions })
 
 const PAYLOAD = `\r\x1b[2K\x1b]52;c;cHduZWQ=\x07\x1b[2J\u202Eevil\u200B`
 

@@ -40,7 +40,7 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, ht
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
-    { ...flags, noPrompt: true },
+    { ...flags, noPrompt: true, retryConnects: true },
     Effect.gen(function*() {
       const port = Option.getOrUndefined(flags.http), path = Option.getOrUndefined(flags.socket)
       const file = Option.getOrUndefined(flags.tokenFile)

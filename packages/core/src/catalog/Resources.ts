@@ -24,6 +24,7 @@ import { type RequestError } from "../pool/RequestErrors.js"
 import { type ContentItem, type FileContent } from "../content/ContentItem.js"
 import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
 import { type ServerUnavailable, UsageError } from "../Errors.js"
+import { collectPages } from "./Pagination.js"
 
 /** A resource with the server that offers it. */
 export interface ServerResource extends Resource {
@@ -40,36 +41,23 @@ export interface ServerPrompt extends Prompt {
   readonly server: string
 }
 
-/** Follows `nextCursor` until the server has no more pages. */
-const paginate = async <T>(
-  page: (cursor: string | undefined) => Promise<{ readonly items: ReadonlyArray<T>; readonly nextCursor?: string | undefined }>
-): Promise<Array<T>> => {
-  const all: Array<T> = []
-  let cursor: string | undefined
-  do {
-    const result = await page(cursor)
-    all.push(...result.items)
-    cursor = result.nextCursor
-  } while (cursor)
-  return all
-}
 
 const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
 
 const fetchResources = (c: Connection, signal: AbortSignal | undefined) =>
-  paginate(async (cursor) => {
+  collectPages(c.server.name, "resources/list", async (cursor) => {
     const r = await c.client.listResources(params(cursor), { signal })
     return { items: r.resources.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   })
 
 const fetchTemplates = (c: Connection, signal: AbortSignal | undefined) =>
-  paginate(async (cursor) => {
+  collectPages(c.server.name, "resources/templates/list", async (cursor) => {
     const r = await c.client.listResourceTemplates(params(cursor), { signal })
     return { items: r.resourceTemplates.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   })
 
 const fetchPrompts = (c: Connection, signal: AbortSignal | undefined) =>
-  paginate(async (cursor) => {
+  collectPages(c.server.name, "prompts/list", async (cursor) => {
     const r = await c.client.listPrompts(params(cursor), { signal })
     return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   })

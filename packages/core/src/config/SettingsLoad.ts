@@ -9,8 +9,7 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
-import { readFileSync } from "node:fs"
-import { readFile, stat } from "node:fs/promises"
+import { stat } from "node:fs/promises"
 import { homedir } from "node:os"
 import * as Path from "node:path"
 import {
@@ -36,6 +35,7 @@ import { cutServerName } from "../catalog/Naming.js"
 import { contributes, isTrusted, projectHash, readTrust, recordTrust, trustedByEnv, untrustedWarning } from "./ProjectTrust.js"
 import { ruleWarnings, suggestKey } from "./RuleCheck.js"
 import { ConfigError } from "../Errors.js"
+import { NotRegularFileError, readRegularFile, readRegularFileSync } from "../internal/files.js"
 import { formatTitle, type HostContext, type HostSettings, readHostSettings } from "./HostFormats.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -363,7 +363,8 @@ const limitVars = [
   ["MCP_TOOL_TIMEOUT", "toolTimeoutMs"],
   ["MAX_MCP_OUTPUT_TOKENS", "maxOutputTokens"],
   ["MCP_SERVER_CONNECTION_BATCH_SIZE", "localConcurrency"],
-  ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"]
+  ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"],
+  ["MCPCTL_MAX_RESPONSE_BYTES", "maxResponseBytes"]
 ] as const
 
 /** Reads the limits from the environment; a typo like `MCP_TIMEOUT=30s` fails loudly instead of meaning "no timeout". */
@@ -405,20 +406,30 @@ export const unsafeSettingsMode = (
   return undefined
 }
 
+/** Settings larger than this are refused: no real one comes near it. */
+const MAX_SETTINGS_BYTES = 16 * 1024 * 1024
+
 const readSettings = (file: string, required: boolean) =>
   Effect.flatMap(
     Effect.tryPromise({
+      // Regular files only: a FIFO as a settings file hung every command (and ignored SIGTERM).
       try: () =>
-        readFile(file, "utf8").then(async (t): Promise<{ text: string; unsafe: string | undefined } | undefined> => ({
-          text: t,
-          unsafe: unsafeSettingsMode(file, await stat(file), process.getuid?.())
-        }), (e: NodeJS.ErrnoException) => {
-          if (e.code === "ENOENT" && !required) return undefined
-          throw e
-        }),
+        readRegularFile(file, MAX_SETTINGS_BYTES).then(
+          async (text): Promise<{ text: string; unsafe: string | undefined } | undefined> => ({
+            text,
+            unsafe: unsafeSettingsMode(file, await stat(file), process.getuid?.())
+          }),
+          (e: NodeJS.ErrnoException) => {
+            if (e.code === "ENOENT" && !required) return undefined
+            throw e
+          }
+        ),
       catch: (e) => new ConfigError({
-        message: `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
-          (required ? " Check the --config path." : ""),
+        message: e instanceof NotRegularFileError
+          ? `${file}: cannot read settings: ${e.message}. Settings must be a regular JSON file; ` +
+            (required ? "check the --config path." : "remove or replace it.")
+          : `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
+            (required ? " Check the --config path." : ""),
         file,
         cause: e
       })
@@ -431,7 +442,8 @@ const readSettings = (file: string, required: boolean) =>
 
 const readTextOrUndefined = (file: string): string | undefined => {
   try {
-    return readFileSync(file, "utf8")
+    // Regular files only: a FIFO would block the event loop for good (readRegularFile).
+    return readRegularFileSync(file, 16 * 1024 * 1024)
   } catch {
     return undefined
   }
