@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Everything, Faulty, Host, InMemory, Processes } from "@mcpctl/testing"
-import { echoServer, hostileServer } from "@mcpctl/testing/fixtures"
+import { echoServer, hostileServer } from "@mcpctl/testing/Fixtures"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionLists, ListKey } from "@mcpctl/core/ConnectionLists"
