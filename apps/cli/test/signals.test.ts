@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Processes } from "@mcpctl/testing"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { existsSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { run, workspace } from "./support.js"

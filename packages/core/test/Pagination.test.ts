@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Host } from "@mcpctl/testing"
-import { hostileServer } from "@mcpctl/testing/fixtures"
+import { hostileServer } from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"

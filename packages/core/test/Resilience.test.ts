@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Faulty, Host, InMemory } from "@mcpctl/testing"
-import { echoServer, hostileServer } from "@mcpctl/testing/fixtures"
+import { echoServer, hostileServer } from "@mcpctl/testing/Fixtures"
 import {
   defaultLimits,
   type Limits,

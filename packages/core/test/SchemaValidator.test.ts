@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import { makeStatic } from "../src/config/SettingsLoad.js"
 import { linearRegExp, makeSchemaValidator } from "../src/pool/SchemaValidator.js"

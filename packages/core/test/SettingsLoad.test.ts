@@ -552,13 +552,17 @@ describe("load, edges", () => {
         const file = Path.join(project, ".mcp.json")
         yield* Effect.promise(() => mkdir(file))
         const e1 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} }))
-        expect(e1.message).toBe(`${file}: cannot read settings file (EISDIR).`)
+        expect(e1.message).toBe(
+          `${file}: cannot read settings: ${file} is a directory, not a regular file. Settings must be a regular JSON file; remove or replace it.`
+        )
         expect(e1.file).toBe(file)
         const missing = Path.join(root, "nope.json")
         const e2 = yield* Effect.flip(SettingsLoad.load({ cwd: root, home, env: {}, configFiles: [missing] }))
         expect(e2.message).toBe(`${missing}: cannot read settings file (ENOENT). Check the --config path.`)
         const e3 = yield* Effect.flip(SettingsLoad.load({ cwd: root, home, env: {}, configFiles: [project] }))
-        expect(e3.message).toBe(`${project}: cannot read settings file (EISDIR). Check the --config path.`)
+        expect(e3.message).toBe(
+          `${project}: cannot read settings: ${project} is a directory, not a regular file. Settings must be a regular JSON file; check the --config path.`
+        )
       })
     ))
 

@@ -210,7 +210,7 @@ const MAX_PROMPT_ARGS_LINES = 60
  * prompt and make a destructive call look harmless: shown visibly (`Sanitize`), one line each
  * for the names and the title so none can forge another line of the prompt.
  */
-const line = (text: string): string => sanitize(text, { multiline: false })
+const line = (text: string): string => sanitize(text).replace(/\n/g, "\\x0a")
 
 const prettyArgs = (args: unknown): string => {
   let text: string
