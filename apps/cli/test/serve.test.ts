@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { cliBin, repoRoot, workspace } from "./support.js"
+import { cliBin, repoRoot, serveTransport, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -62,13 +61,7 @@ const exercise = async (client: Client) => {
 describe("mcpctl serve", () => {
   it("serves the configured servers as one MCP server over stdio", async () => {
     const client = new Client({ name: "test", version: "1" })
-    await client.connect(new StdioClientTransport({
-      command: process.execPath,
-      args: [cliBin, "serve", "--config", settings],
-      cwd: repoRoot,
-      env: { ...process.env, MCPCTL_HOME: ws.home } as Record<string, string>,
-      stderr: "ignore"
-    }))
+    await client.connect(serveTransport(["--config", settings], { MCPCTL_HOME: ws.home }))
     try {
       await exercise(client)
     } finally {
