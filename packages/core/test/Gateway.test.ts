@@ -3,8 +3,8 @@ import { Gateway } from "@mcpctl/core/Gateway"
 import { isLoopbackRequest } from "@mcpctl/core/HttpAccess"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
-import { defaultLimits, type ResolvedServer } from "@mcpctl/core/ServerConfig"
-import { InMemory } from "@mcpctl/testing"
+import { defaultLimits } from "@mcpctl/core/ServerConfig"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as Context from "effect/Context"
@@ -25,14 +25,7 @@ describe("loopback check (pure)", () => {
   })
 })
 
-const server: ResolvedServer = {
-  name: "notes",
-  originalName: "notes",
-  scope: "flag",
-  source: "/test/settings.json",
-  transport: "stdio",
-  config: { command: "in-memory" }
-}
+const server = Fixtures.inMemory("notes")
 
 const host = Host.layer({
   config: Layer.succeed(McpConfig, {
