@@ -387,6 +387,8 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
           approved.add(request.tool)
           return
         case "no":
+        // A prompter written in JavaScript can answer anything: what is not an approval denies.
+        default:
           return yield* new PermissionDenied({
             message: `${request.tool} was not approved. To allow it without asking, add "${request.tool}" ` +
               `to permissions.allow in ${LOCAL_SETTINGS_FILE}`,
