@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { classifyRequestFailure } from "@mcpctl/core/RequestErrors"
-import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import { ProtocolError } from "@modelcontextprotocol/server"
 
 describe("classifyRequestFailure", () => {
   it("treats the SDK's 'Not connected' as a closed connection whose call never ran", () => {
@@ -10,13 +10,13 @@ describe("classifyRequestFailure", () => {
   })
 
   it("keeps a server's JSON-RPC error as a request error, not a transport failure", () => {
-    const { error, terminal } = classifyRequestFailure("s", "tools/call", new McpError(-32602, "bad params"))
+    const { error, terminal } = classifyRequestFailure("s", "tools/call", new ProtocolError(-32602, "bad params"))
     expect(terminal).toBe(false)
     expect(error).toMatchObject({ _tag: "McpRequestError", code: -32602 })
   })
 
   it("says a tools/call lost with its connection may have run", () => {
-    const { error } = classifyRequestFailure("s", "tools/call", new McpError(-32000, "Connection closed"))
+    const { error } = classifyRequestFailure("s", "tools/call", new ProtocolError(-32000, "Connection closed"))
     expect(error).toMatchObject({ _tag: "TransportFailure", code: "CONNECTION_CLOSED", mayHaveRun: true })
   })
 })

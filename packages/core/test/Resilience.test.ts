@@ -21,13 +21,8 @@ import { listPrompts, listResources, listResourceTemplates } from "@mcpctl/core/
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import { McpRequestError, SessionExpired, TransportFailure } from "@mcpctl/core/Errors"
-import { Server as LowLevelServer } from "@modelcontextprotocol/sdk/server/index.js"
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import {
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import { Server as LowLevelServer } from "@modelcontextprotocol/server"
+import type { Server } from "@modelcontextprotocol/server"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -405,15 +400,15 @@ describe("cache invalidation", () => {
         { name: "lists", version: "1.0.0" },
         { capabilities: { resources: { listChanged: true }, prompts: { listChanged: true } } }
       )
-      server.setRequestHandler(ListResourcesRequestSchema, () => {
+      server.setRequestHandler("resources/list", () => {
         listings.resources++
         return { resources: [{ uri: "test://a", name: "a" }] }
       })
-      server.setRequestHandler(ListResourceTemplatesRequestSchema, () => {
+      server.setRequestHandler("resources/templates/list", () => {
         listings.templates++
         return { resourceTemplates: [{ uriTemplate: "test://{x}", name: "x" }] }
       })
-      server.setRequestHandler(ListPromptsRequestSchema, () => {
+      server.setRequestHandler("prompts/list", () => {
         listings.prompts++
         return { prompts: [{ name: "p" }] }
       })
@@ -619,11 +614,10 @@ describe("notificationFastPath", () => {
   const { notificationFastPath } = Resilience
 
   it("hands a notification to the client's handler, and drops one nobody handles", async () => {
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
-    const { LoggingMessageNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js")
+    const { Client } = await import("@modelcontextprotocol/client")
     const client = new Client({ name: "t", version: "0" })
     const seen: Array<unknown> = []
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.push(n.params.data))
+    client.setNotificationHandler("notifications/message", (n) => void seen.push(n.params.data))
     const notify = notificationFastPath(client)!
     notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hello" } })
     notify({ jsonrpc: "2.0", method: "notifications/unknown", params: {} })

@@ -4,7 +4,7 @@
  * signal). Through the SDK client against the hostile fixture, and directly.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client } from "@modelcontextprotocol/client"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import { makeStatic } from "../src/config/SettingsLoad.js"

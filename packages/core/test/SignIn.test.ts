@@ -13,7 +13,7 @@ import {
 } from "@mcpctl/core/SignIn"
 import { McpctlOAuthProvider } from "@mcpctl/core/TokenStore"
 import { InMemory } from "@mcpctl/testing"
-import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js"
+import { ClientCredentialsProvider } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"

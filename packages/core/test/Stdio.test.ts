@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { Client } from "@modelcontextprotocol/client"
+import type { Transport } from "@modelcontextprotocol/client"
 import { Fixtures, Processes } from "@mcpctl/testing"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

@@ -7,7 +7,7 @@
  * the provider only records that sign-in is needed (the SDK then throws `UnauthorizedError` and
  * the pool reports `needs-auth`); `signIn` runs the interactive authorization-code flow.
  */
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js"
+import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/client"
 import * as Console from "effect/Console"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"

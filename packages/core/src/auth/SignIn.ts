@@ -7,9 +7,8 @@
  * What a person should read ("… needs sign-in", the URL to open) goes to Effect's `Console`
  * error stream (stderr by default); swap the `Console` to show it elsewhere.
  */
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js"
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js"
-import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js"
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client"
+import type { OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed } from "@modelcontextprotocol/client"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"

@@ -4,17 +4,7 @@
  * Also the small protocol features a host needs around them: argument completion and the
  * server's log level.
  */
-import type {
-  CompleteResult,
-  GetPromptResult,
-  LoggingLevel,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate
-} from "@modelcontextprotocol/sdk/types.js"
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import type { CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Client } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type { ResolvedServer } from "../config/ServerConfig.js"
@@ -32,7 +22,7 @@ export interface ServerResource extends Resource {
 }
 
 /** A resource template with the server that offers it. */
-export interface ServerResourceTemplate extends ResourceTemplate {
+export interface ServerResourceTemplate extends ResourceTemplateType {
   readonly server: string
 }
 
@@ -406,7 +396,7 @@ export interface ServerLog {
  */
 export const forwardServerLogs =
   (threshold: LoggingLevel, write: (log: ServerLog) => void) => (client: Client, server: ResolvedServer): void =>
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler("notifications/message", (n) => {
       if (levelAtLeast(n.params.level, threshold)) {
         write({ server: server.name, level: n.params.level, logger: n.params.logger, data: n.params.data })
       }

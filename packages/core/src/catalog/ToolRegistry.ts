@@ -2,8 +2,8 @@
  * The catalogue: every connected server's tools as `McpTool`s named `mcp__<server>__<tool>`, and
  * the one call path (resolve → permission → `tools/call` with its timeout).
  */
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import { CallToolResultSchema, ErrorCode, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js"
+import { UrlElicitationRequiredError, ProtocolErrorCode } from "@modelcontextprotocol/client"
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -455,7 +455,7 @@ const make = Effect.gen(function*() {
     let steps: ReadonlyArray<UrlStep> = []
     return send(tool, args, options, (s) => (steps = s)).pipe(
       Effect.catchIf(
-        (error) => error._tag === "McpRequestError" && error.code === ErrorCode.UrlElicitationRequired && steps.length > 0,
+        (error) => error._tag === "McpRequestError" && error.code === ProtocolErrorCode.UrlElicitationRequired && steps.length > 0,
         (error) =>
           Effect.flatMap(elicitation!.urlRequired(tool.server, steps, timeoutFor(tool, options)), (again) =>
             again ? send(tool, args, options) : Effect.fail(error))
@@ -479,7 +479,7 @@ const make = Effect.gen(function*() {
       ? AbortSignal.any(controller ? [controller.signal, options.signal] : [options.signal])
       : controller?.signal
     const request = pool.run(tool.server, "tools/call", (connection, signal) => {
-      const sent = connection.client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, {
+      const sent = connection.client.callTool({ name: tool.tool, arguments: args }, {
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})

@@ -5,9 +5,7 @@
  * connection (see `ServerRecord`, `ConnectionRecord` below); the connect itself is
  * `internal/pool/handshake.ts`, the lists remembered per connection `ConnectionLists.ts`.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
+import type { Client, Transport as SdkTransport, Implementation, ServerCapabilities } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"

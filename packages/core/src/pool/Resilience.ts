@@ -4,15 +4,8 @@
  * from the pool so the rules of docs/CLI.md (Lifecycle) are testable without a server.
  * Also the guard that turns a malformed answer into an error for its own request.
  */
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import {
-  ErrorCode,
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCNotification
-} from "@modelcontextprotocol/sdk/types.js"
+import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, ProtocolErrorCode } from "@modelcontextprotocol/client"
+import type { Transport as SdkTransport, JSONRPCNotification } from "@modelcontextprotocol/client"
 import type { ConcreteKind } from "../transport/OpenedTransport.js"
 import type { RequestError } from "./RequestErrors.js"
 
@@ -154,7 +147,7 @@ export const answerInvalidResponses = (
         jsonrpc: "2.0",
         id,
         error: {
-          code: ErrorCode.InternalError,
+          code: ProtocolErrorCode.InternalError,
           message: `server "${server}" answered with invalid JSON-RPC: ${text.length > 200 ? text.slice(0, 200) + "…" : text}`
         }
       }, extra)

@@ -8,7 +8,7 @@
  * evaluated (it matches everything), and so is a schema Ajv cannot compile: checking a server's
  * answer against the server's own schema is a courtesy, never worth a hang or a failed listing.
  */
-import type { JsonSchemaType, jsonSchemaValidator, JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation"
+import type { JsonSchemaType, jsonSchemaValidator, JsonSchemaValidator } from "@modelcontextprotocol/client"
 import { Ajv } from "ajv"
 import _addFormats from "ajv-formats"
 import { RE2JS } from "re2js"

@@ -3,10 +3,8 @@
  * transports configured with a per-request timeout and OAuth, and mcpctl's WebSocket transport.
  * The error predicates that read their failures are in `TransportErrors.ts`.
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import type { OAuthClientProvider, FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"

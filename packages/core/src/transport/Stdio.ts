@@ -8,9 +8,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync } from "node:fs"
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js"
+import { serializeMessage } from "@modelcontextprotocol/client"
+import type { Transport as SdkTransport, JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { childEnvironment } from "./ChildEnvironment.js"

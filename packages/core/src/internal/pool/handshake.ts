@@ -4,9 +4,8 @@
  * connection's scope, closed if the attempt fails, so a failed Streamable HTTP attempt is gone
  * before SSE is tried. Failures come out classified (RequestErrors.classifyConnectError).
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { Implementation } from "@modelcontextprotocol/sdk/types.js"
+import { Client } from "@modelcontextprotocol/client"
+import type { Transport as SdkTransport, Implementation } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
