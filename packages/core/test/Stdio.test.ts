@@ -154,6 +154,22 @@ describe("openStdio", () => {
       expect(error?.code).toBe("EPIPE")
     }))
 
+  it.scoped("is a stdio transport to SDK v2: pid and stderr, as its own stdio transport has", () =>
+    Effect.gen(function* () {
+      const script = "process.stderr.write('from the server\\n'); setInterval(() => {}, 1000)"
+      const config: StdioServerConfig = { command: process.execPath, args: ["-e", script] }
+      const opened = yield* openStdio(resolved("stderr", config), config)
+      const transport = opened.transport as StdioChildTransport
+      // How SDK v2 tells stdio from HTTP when it probes a server's era.
+      expect("pid" in transport && "stderr" in transport).toBe(true)
+      expect(transport.pid).toBeGreaterThan(0)
+      const seen = yield* Effect.promise(() =>
+        new Promise<string>((resolve) => transport.stderr!.on("data", (text: string) => resolve(String(text))))
+      )
+      expect(seen).toContain("from the server")
+      expect(opened.diagnostics()).toContain("from the server")
+    }))
+
   it.scoped("keeps only a bounded tail of stderr", () =>
     Effect.gen(function* () {
       const script = "for (let i = 0; i < 5000; i++) process.stderr.write('line ' + i + ' ' + 'x'.repeat(40) + '\\n'); process.stderr.write('LAST')"
