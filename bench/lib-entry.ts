@@ -10,7 +10,7 @@
  *   `Transport.layer` + `ConnectionPool.layer` + `Permission.layer` with an allow rule for the tool,
  *   `Prompter.layerNone` and `RuleWriter.layerNoop` + `ToolRegistry.layer`, `registry.call(...)`),
  *   the loop itself written in Effect: every call is checked against the rules, as users run it.
- * - raw side: `@modelcontextprotocol/sdk` `Client` + its own transports, `client.callTool(...)`.
+ * - raw side: SDK v2 `@modelcontextprotocol/client` `Client` + its own transports, `client.callTool(...)`.
  */
 import { Processes } from "@mcpctl/testing"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio"

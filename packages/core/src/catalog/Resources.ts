@@ -32,23 +32,25 @@ export interface ServerPrompt extends Prompt {
 }
 
 
+// One request per page (as ToolRegistry's tools/list): SDK v2's list methods without a cursor
+// walk every page themselves and cache the result, past the bounds of Pagination.ts.
 const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
 
 const fetchResources = (c: Connection, signal: AbortSignal | undefined) =>
   collectPages(c.server.name, "resources/list", async (cursor) => {
-    const r = await c.client.listResources(params(cursor), { signal })
+    const r = await c.client.request({ method: "resources/list", params: params(cursor) }, { signal })
     return { items: r.resources.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   })
 
 const fetchTemplates = (c: Connection, signal: AbortSignal | undefined) =>
   collectPages(c.server.name, "resources/templates/list", async (cursor) => {
-    const r = await c.client.listResourceTemplates(params(cursor), { signal })
+    const r = await c.client.request({ method: "resources/templates/list", params: params(cursor) }, { signal })
     return { items: r.resourceTemplates.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   })
 
 const fetchPrompts = (c: Connection, signal: AbortSignal | undefined) =>
   collectPages(c.server.name, "prompts/list", async (cursor) => {
-    const r = await c.client.listPrompts(params(cursor), { signal })
+    const r = await c.client.request({ method: "prompts/list", params: params(cursor) }, { signal })
     return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   })
 
