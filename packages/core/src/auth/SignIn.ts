@@ -57,6 +57,15 @@ export class ChallengeRecordingProvider extends McpctlOAuthProvider {
     return (await super.clientInformation()) ?? { client_id: PROBE_CLIENT_ID }
   }
 
+  /**
+   * SDK v2 stamps the client it is handed with the authorization server's issuer and saves it
+   * back: the placeholder must not become the stored registration the real sign-in then uses.
+   */
+  override async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    if (info.client_id === PROBE_CLIENT_ID) return
+    await super.saveClientInformation(info)
+  }
+
   override async redirectToAuthorization(url: URL): Promise<void> {
     const metadataUrl = this.recordedDiscovery?.resourceMetadataUrl
     this.challenge = {

@@ -21,6 +21,15 @@ import { WebSocketTransport } from "./WebSocket.js"
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * SDK v2's OAuth rejects authorization-server metadata whose `issuer` is not the server it was
+ * fetched from (RFC 8414 §3.3); SDK 1.x, and so mcpctl until now, accepted it. Off for the
+ * SDK move alone, so sign-in behaves as before (the conformance suite's auth/metadata-var2 and
+ * -var3 serve such metadata); the issuer checks of MCP 2026-07-28 are their own change. Used by
+ * the HTTP/SSE transports here and by `Auth.signIn`.
+ */
+export const SKIP_ISSUER_METADATA_VALIDATION = true
+
+/**
  * The reason a request is aborted when its headers did not arrive in time. It carries
  * `code: "ETIMEDOUT"` so `isTerminalTransportError` counts it like a socket timeout.
  */
@@ -138,7 +147,8 @@ export const openRemote = (
             transport = new SessionEndingHttpTransport(url, {
               requestInit: { headers },
               fetch: fetchImpl,
-              authProvider: options.authProvider
+              authProvider: options.authProvider,
+              skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION
             })
             break
           case "sse":
@@ -156,7 +166,8 @@ export const openRemote = (
                 }
               },
               fetch: fetchImpl,
-              authProvider: options.authProvider
+              authProvider: options.authProvider,
+              skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION
             })
             break
           case "ws":
