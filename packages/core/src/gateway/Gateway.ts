@@ -85,7 +85,7 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
   const config = yield* McpConfig
   const pool = yield* ConnectionPool
   const runExit = Runtime.runPromiseExit(yield* Effect.runtime<ConnectionPool>())
-  // Runs a handler's effect; its failure is thrown as itself (an McpError keeps its code), and
+  // Runs a handler's effect; its failure is thrown as itself (a ProtocolError keeps its code), and
   // the client cancelling the request (or going away) interrupts it.
   const run = <A, E>(effect: Effect.Effect<A, E, ConnectionPool>, signal?: AbortSignal): Promise<A> =>
     runExit(effect, { signal }).then((exit) => {

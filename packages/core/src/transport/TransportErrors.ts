@@ -64,7 +64,7 @@ const httpStatusOf = (error: unknown): number | undefined => {
  * The Streamable HTTP session is gone on the server: 404 whose body is JSON-RPC error -32001
  * (how the SDK's server answers an unknown `mcp-session-id`; the SDK client puts the body into the
  * `SdkHttpError` message), or any 404 to a request that carried a session id. Only an HTTP
- * 404 counts: an `McpError` -32001 is the SDK's own request timeout, not an expired session.
+ * 404 counts: a `ProtocolError` -32001 (or the SDK's own timeout) is no expired session.
  * Callers re-initialize and resend once.
  */
 export const isSessionExpired = (error: unknown, request?: { readonly sessionId?: string | undefined }): boolean => {
