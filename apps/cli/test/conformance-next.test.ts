@@ -30,6 +30,10 @@ const suiteBugsFile = join(repoRoot, "conformance/suite-bugs.json")
  * once, so on a loaded 2-core box a scenario's mcpctl start-ups wait for the CPU.
  */
 const SCENARIO_TIMEOUT_MS = "120000"
+/** The same bound for mcpctl's own connects (MCP_TIMEOUT, default 30 s), for the same reason. */
+const CONNECT_TIMEOUT_MS = "120000"
+/** Scenarios run again alone at most this many at a time. */
+const RETRY_CONCURRENCY = 3
 
 const outDir = mkdtempSync(join(tmpdir(), "mcpctl-conformance-next-"))
 afterAll(() => rmSync(outDir, { recursive: true, force: true }))
@@ -37,7 +41,11 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }))
 /** The 0.2 runner under Node 22, its whole output. */
 const exec = (args: ReadonlyArray<string>) =>
   new Promise<{ code: number; output: string }>((resolve) => {
-    const child = spawn(node22, [conformanceBin, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(node22, [conformanceBin, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, MCP_TIMEOUT: CONNECT_TIMEOUT_MS },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let output = ""
     child.stdout.on("data", (d) => (output += d))
     child.stderr.on("data", (d) => (output += d))
@@ -75,18 +83,23 @@ const runSuite = async (run: Run) => {
   const results = new Map(readResults(dir))
   const lists: Array<Expectations> = [readExpectations(pendingFile, run.name), readExpectations(suiteBugsFile, run.name)]
   // The suite starts every scenario at once; a scenario that failed outside the lists runs again
-  // alone, at the same wire version, before it counts: a client that could not get the CPU
+  // alone (a few at a time), at the same wire version, before it counts: a client that could not get the CPU
   // (connects time out) is the machine, not mcpctl. The retry is reported.
   const retried: Array<string> = []
-  for (const u of judge(scenarios, results, ...lists).unexpected) {
-    const again = join(outDir, `${run.name}-again`, u.scenario.replace(/\//g, "_"))
-    await exec(["client", "--command", clientCommand, "--scenario", u.scenario, ...run.alone, "--timeout", SCENARIO_TIMEOUT_MS, "-o", again])
-    const alone = readResults(again).get(u.scenario)
-    if (alone !== undefined) {
-      retried.push(`${u.scenario} (at once: ${describeResult(results.get(u.scenario))}; alone: ${describeResult(alone)})`)
-      results.set(u.scenario, alone)
+  const unexpected = judge(scenarios, results, ...lists).unexpected.map((u) => u.scenario)
+  let next = 0
+  await Promise.all(Array.from({ length: RETRY_CONCURRENCY }, async () => {
+    while (next < unexpected.length) {
+      const scenario = unexpected[next++]!
+      const again = join(outDir, `${run.name}-again`, scenario.replace(/\//g, "_"))
+      await exec(["client", "--command", clientCommand, "--scenario", scenario, ...run.alone, "--timeout", SCENARIO_TIMEOUT_MS, "-o", again])
+      const alone = readResults(again).get(scenario)
+      if (alone !== undefined) {
+        retried.push(`${scenario} (at once: ${describeResult(results.get(scenario))}; alone: ${describeResult(alone)})`)
+        results.set(scenario, alone)
+      }
     }
-  }
+  }))
   const verdict = judge(scenarios, results, ...lists)
   console.log(
     `conformance 0.2 ${run.name}: ${verdict.passed.length}/${scenarios.length} client scenarios pass, ` +
@@ -112,6 +125,6 @@ describe("MCP conformance suite 0.2 (client scenarios)", () => {
       expect(scenarios.length, "the runner listed its scenarios").toBeGreaterThan(30)
       expect(verdict.unexpected, "failing checks in neither pending-2026.json nor suite-bugs.json").toEqual([])
       expect(verdict.stale, "listed checks that pass now (remove them from the file)").toEqual([])
-    }, 300_000)
+    }, 420_000)
   }
 })
