@@ -125,8 +125,11 @@ export const runDaemon = (options: DaemonOptions): void => {
         w.child.send({ type: "status", id })
       })
     ))
+    ;(globalThis as { gc?: () => void }).gc?.()
+    const { heapUsed, rss } = process.memoryUsage()
     return {
       pid: process.pid,
+      memory: { rssMb: Math.round(rss / 1e5) / 10, heapUsedMb: Math.round(heapUsed / 1e5) / 10 },
       socket: socketFile,
       startedAt: new Date(startedAt).toISOString(),
       idleExitSeconds: Math.round(options.idleMs / 1000),

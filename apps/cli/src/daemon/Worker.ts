@@ -128,7 +128,11 @@ export const runWorker = (parts: CliParts): void => {
         if (!socket.destroyed) socket.destroy()
       }).finally(() => process.send?.({ type: "done" }))
     } else if (message.type === "status") {
-      Effect.runPromise(hosts.status()).then((list) => process.send?.({ type: "status", id: message.id, hosts: list, commands, pid: process.pid }))
+      // With --expose-gc (the bench's memory figure) the heap is collected first.
+      ;(globalThis as { gc?: () => void }).gc?.()
+      const { heapUsed, rss } = process.memoryUsage()
+      const memory = { rssMb: Math.round(rss / 1e5) / 10, heapUsedMb: Math.round(heapUsed / 1e5) / 10 }
+      Effect.runPromise(hosts.status()).then((list) => process.send?.({ type: "status", id: message.id, hosts: list, commands, pid: process.pid, memory }))
     } else if (message.type === "shutdown") shutdown(false)
   })
   process.on("disconnect", () => shutdown(true))
