@@ -13,6 +13,7 @@
  * - a command that could ask a person (a terminal on stdin and stderr, `--auth`) is not run here:
  *   it dies with {@link NeedsTerminal} before anything happens and the client runs it itself.
  */
+import * as CatalogCache from "@mcpctl/core/CatalogCache"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Pins } from "@mcpctl/core/Pins"
@@ -24,6 +25,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
 import { lstatSync, readFileSync, statSync } from "node:fs"
@@ -137,6 +140,20 @@ export const makeWarmHosts = (options: { readonly serverIdleMs: number }) => {
         ), { discard: true })
     })
 
+  /** While a host is warm, a server's `tools/list_changed` drops its entry of the catalogue cache. */
+  const forgetChangedLists = (context: Context.Context<Host>) =>
+    Effect.gen(function*() {
+      const p = Context.get(context, ConnectionPool)
+      const config = Context.get(context, McpConfig)
+      const spot = { home: config.home, projectDir: config.projectDir, pathVar: process.env.PATH }
+      const events = yield* PubSub.subscribe(p.events)
+      while (true) {
+        const event = yield* Queue.take(events)
+        const server = p.servers.find((s) => s.name === event.server)
+        if (event._tag === "ListChanged" && event.list === "tools" && server) yield* CatalogCache.remove(spot, server)
+      }
+    }).pipe(Effect.scoped)
+
   const provider: HostProvider = (hostOptions, program) =>
     Effect.gen(function*() {
       if (interactive(hostOptions) || hostOptions.auth === true) return yield* Effect.die(new NeedsTerminal())
@@ -153,6 +170,7 @@ export const makeWarmHosts = (options: { readonly serverIdleMs: number }) => {
         const lru = [...entries.values()].sort((a, b) => a.lastUsed - b.lastUsed)
         const evicted = entries.size - replaced.length >= MAX_HOSTS ? lru.filter((e) => !replaced.includes(e)).slice(0, 1) : []
         for (const old of [...replaced, ...evicted]) yield* Effect.forkDaemon(close(old))
+        yield* forgetChangedLists(context).pipe(Effect.forkIn(scope))
         entry = { key, slot, label: { cwd, config: hostOptions.config }, scope, context, lastUsed: Date.now(), commands: 0 }
         entries.set(key, entry)
       } else {
