@@ -135,6 +135,22 @@ describe("through the daemon", () => {
     expect(warm).toMatchObject({ code: cold.code, stdout: cold.stdout, stderr: cold.stderr })
   })
 
+  it("prints the settings' warnings on every call, as each run of its own does", async () => {
+    const file = ws.settings("warnings.json", {
+      mcpServers: { echo: { command: "node", args: [fixtures.echoServer], bogusField: 1 } },
+      permissions: { allow: ["mcp__echo__echo"] }
+    })
+    const args = ["call", "mcp__echo__echo", "text=hi", "--config", file]
+    const cold = await run([...args, "--no-daemon"], { home, cwd: ws.project })
+    expect(cold.stderr).toContain("bogusField")
+    // A log line's time and fiber number differ between any two runs.
+    const stamp = (text: string) => text.replace(/^\[[\d:.]+\] (\w+) \(#\d+\)/gm, "[time] $1 (#n)")
+    for (let i = 0; i < 2; i++) {
+      const warm = await run(args, { home, cwd: ws.project })
+      expect({ code: warm.code, stdout: warm.stdout, stderr: stamp(warm.stderr) }).toEqual({ code: cold.code, stdout: cold.stdout, stderr: stamp(cold.stderr) })
+    }
+  })
+
   it("gives other ${VAR} values their own warm host", async () => {
     const logA = join(ws.dir, "var-a.log")
     const logB = join(ws.dir, "var-b.log")
