@@ -22,17 +22,17 @@ const warm = noDaemon < 0 && !terminal && RELAYED.has(args[0]) && !process.env.M
 if (!warm || !(await (await import("./relay.mjs")).relay(args))) loadBundle()
 
 function loadBundle() {
-const file = fileURLToPath(new URL("./mcpctl.cjs", import.meta.url))
-const cacheFile = file + ".cache"
-let cachedData
-try {
-  cachedData = readFileSync(cacheFile)
-} catch {
-  cachedData = undefined
-}
-const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData })
-const module = { exports: {} }
-script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
-// The build asks for the cache once the bundle's top level has run (all of it compiled by then).
-if (process.env.MCPCTL_WRITE_CODE_CACHE) writeFileSync(process.env.MCPCTL_WRITE_CODE_CACHE, script.createCachedData())
+  const file = fileURLToPath(new URL("./mcpctl.cjs", import.meta.url))
+  const cacheFile = file + ".cache"
+  let cachedData
+  try {
+    cachedData = readFileSync(cacheFile)
+  } catch {
+    cachedData = undefined
+  }
+  const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData })
+  const module = { exports: {} }
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
+  // The build asks for the cache once the bundle's top level has run (all of it compiled by then).
+  if (process.env.MCPCTL_WRITE_CODE_CACHE) writeFileSync(process.env.MCPCTL_WRITE_CODE_CACHE, script.createCachedData())
 }
