@@ -126,10 +126,11 @@ export const runDaemon = (options: DaemonOptions): void => {
       })
     ))
     ;(globalThis as { gc?: () => void }).gc?.()
-    const { heapUsed, rss } = process.memoryUsage()
+    const { arrayBuffers, external, heapUsed, rss } = process.memoryUsage()
+    const mb = (n: number) => Math.round(n / 1e5) / 10
     return {
       pid: process.pid,
-      memory: { rssMb: Math.round(rss / 1e5) / 10, heapUsedMb: Math.round(heapUsed / 1e5) / 10 },
+      memory: { rssMb: mb(rss), heapUsedMb: mb(heapUsed), externalMb: mb(external), arrayBuffersMb: mb(arrayBuffers) },
       socket: socketFile,
       startedAt: new Date(startedAt).toISOString(),
       idleExitSeconds: Math.round(options.idleMs / 1000),

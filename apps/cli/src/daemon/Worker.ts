@@ -130,8 +130,9 @@ export const runWorker = (parts: CliParts): void => {
     } else if (message.type === "status") {
       // With --expose-gc (the bench's memory figure) the heap is collected first.
       ;(globalThis as { gc?: () => void }).gc?.()
-      const { heapUsed, rss } = process.memoryUsage()
-      const memory = { rssMb: Math.round(rss / 1e5) / 10, heapUsedMb: Math.round(heapUsed / 1e5) / 10 }
+      const { arrayBuffers, external, heapUsed, rss } = process.memoryUsage()
+      const mb = (n: number) => Math.round(n / 1e5) / 10
+      const memory = { rssMb: mb(rss), heapUsedMb: mb(heapUsed), externalMb: mb(external), arrayBuffersMb: mb(arrayBuffers) }
       Effect.runPromise(hosts.status()).then((list) => process.send?.({ type: "status", id: message.id, hosts: list, commands, pid: process.pid, memory }))
     } else if (message.type === "shutdown") shutdown(false)
   })
