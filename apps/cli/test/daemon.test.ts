@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { waitForExit } from "@mcpctl/testing/Processes"
 import { spawn } from "node:child_process"
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { connect } from "node:net"
 import { join } from "node:path"
 import { frame, frameReader, runDir, socketPath, tokenPath } from "../src/daemon/Wire.js"
@@ -226,6 +226,8 @@ describe("through the daemon", () => {
       expect(statSync(dir).mode & 0o077).toBe(0)
       return
     }
+    // Only the daemon's own modes may stand in the way: the test's temp directories are opened up.
+    for (const d of [ws.dir, home]) chmodSync(d, 0o755)
     const before = (await status(home)).commands
     const probe = `require("net").connect(${JSON.stringify(socketPath(dir))}).on("error", (e) => { console.log(e.code); process.exit(0) }).on("connect", () => { console.log("connected"); process.exit(0) })`
     const out = await new Promise<string>((resolve) => {
