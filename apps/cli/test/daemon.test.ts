@@ -266,6 +266,8 @@ describe("daemon lifecycle", () => {
       }
     })
     expect((await run(["daemon", "status"], { home })).code).toBe(1)
+    const zero = await run(["daemon", "start", "--idle", "0"], { home })
+    expect({ code: zero.code, stderr: zero.stderr }).toEqual({ code: 2, stderr: "mcpctl: --idle and --server-idle take a positive number of minutes\n" })
     await start(home)
     expect((await run(["daemon", "start"], { home })).stderr).toContain("already running")
     expect((await run(["tools", "--config", settings], { home, cwd: ws.project })).code).toBe(0)

@@ -13,7 +13,7 @@ import { connect } from "node:net"
 import { privateRunDir } from "../daemon/Daemon.js"
 import { frame, frameReader, logPath, runDir, socketPath, tokenPath } from "../daemon/Wire.js"
 import * as Flags from "../Flags.js"
-import { setExitCode } from "../Host.js"
+import { report, setExitCode } from "../Host.js"
 import { err, json, out } from "../Render.js"
 
 /** Sends one control request; undefined when no daemon answers (none, stale socket, wrong token). */
@@ -112,7 +112,7 @@ const start = Command.make("start", { idle, serverIdle }, (flags) =>
       catch: (e) => new UsageError({ message: `Could not start the daemon: ${e instanceof Error ? e.message : String(e)}` })
     })
     err(`mcpctl daemon started (pid ${pid}) on ${socketPath(dir)}; it exits after ${flags.idle} min without a command.`)
-  })).pipe(Command.withDescription("Start the daemon that keeps servers warm between commands (detached)"))
+  }).pipe(Effect.tapError((error) => Effect.sync(() => report({ json: false }, error))))).pipe(Command.withDescription("Start the daemon that keeps servers warm between commands (detached)"))
 
 const status = Command.make("status", { json: Flags.json }, (flags) =>
   Effect.gen(function*() {
