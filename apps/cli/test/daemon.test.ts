@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { waitForExit } from "@mcpctl/testing/Processes"
 import { spawn } from "node:child_process"
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { connect } from "node:net"
 import { join } from "node:path"
 import { frame, frameReader, runDir, socketPath, tokenPath } from "../src/daemon/Wire.js"
@@ -162,6 +162,24 @@ describe("through the daemon", () => {
     for (const log of [logA, logB, logA]) expect((await run(args, { home, cwd: ws.project, env: { ECHO_LOG: log } })).stdout).toBe("hi\n")
     expect(serverPids(logA)).toHaveLength(1)
     expect(serverPids(logB)).toHaveLength(1)
+  })
+
+  it("drops a server's catalogue cache entry when the warm server says its tools changed", async () => {
+    const toolsFile = join(ws.dir, "listed-tools.json")
+    writeFileSync(toolsFile, JSON.stringify([{ name: "first" }]))
+    const file = ws.settings("listed.json", { mcpServers: { listed: { command: "node", args: [fixtures.toolsServer, "--tools", toolsFile] } } })
+    const cacheDir = join(home, "cache", "catalog")
+    const entries = () =>
+      existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith(".json") && readFileSync(join(cacheDir, f), "utf8").includes(`"server":"listed"`)) : []
+    expect((await run(["tools", "--config", file], { home, cwd: ws.project })).stdout).toContain("mcp__listed__first")
+    expect(entries()).toHaveLength(1)
+    writeFileSync(toolsFile, JSON.stringify([{ name: "first" }, { name: "second" }]))
+    // The server's notification is an event of another process: polled, bounded.
+    for (let i = 0; i < 500 && entries().length > 0; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(entries()).toEqual([])
+    const cached = await run(["tools", "--config", file, "--cached"], { home, cwd: ws.project })
+    expect(cached.stdout).toContain("mcp__listed__second")
+    expect(cached.stderr).not.toContain("catalogue cache")
   })
 
   it("restarts a crashed server on its next use", async () => {
