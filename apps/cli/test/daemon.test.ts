@@ -19,15 +19,22 @@ afterAll(() => ws.cleanup())
 const serverPids = (log: string): Array<number> =>
   existsSync(log) ? [...new Set(readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => Number(l.split(" ")[0])))] : []
 
-const status = async (home: string) => {
-  const r = await run(["daemon", "status", "--json"], { home })
-  return JSON.parse(r.stdout) as {
-    running: boolean
-    pid: number
-    commands: number
-    refused: number
-    hostProcesses: Array<{ pid: number; hosts: Array<{ servers: Array<{ name: string; status: string }> }> }>
-  }
+type Status = {
+  running: boolean
+  pid: number
+  commands: number
+  refused: number
+  hostProcesses: Array<{ pid: number; hosts: Array<{ servers: Array<{ name: string; status: string }> }> }>
+}
+
+/** `daemon status --json` as the CLI prints it. */
+const cliStatus = async (home: string) => JSON.parse((await run(["daemon", "status", "--json"], { home })).stdout) as Status
+
+/** The same document asked for on the socket directly (what `daemon status` does, without a Node start). */
+const status = async (home: string): Promise<Status> => {
+  const token = readFileSync(tokenPath(runDir({ MCPCTL_HOME: home })), "utf8").trim()
+  const reply = await rawRequest(home, "C", { token, kind: "status" })
+  return { running: true, ...JSON.parse(reply.frames.find((f) => f.type === "J")!.body) }
 }
 
 const start = async (home: string, ...flags: Array<string>) => {
@@ -289,7 +296,8 @@ describe("daemon lifecycle", () => {
     await start(home)
     expect((await run(["daemon", "start"], { home })).stderr).toContain("already running")
     expect((await run(["tools", "--config", settings], { home, cwd: ws.project })).code).toBe(0)
-    const s = await status(home)
+    const s = await cliStatus(home)
+    expect(s.running).toBe(true)
     expect(s.hostProcesses[0]!.hosts[0]!.servers).toEqual([{ name: "a", status: "connected" }, { name: "b", status: "connected" }])
     const text = await run(["daemon", "status"], { home })
     expect(text.stdout).toMatch(/^ {2}a {2}connected$/m)
