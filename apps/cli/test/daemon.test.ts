@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
-import { waitForExit } from "@mcpctl/testing/Processes"
+import { waitForExit, waitForFile } from "@mcpctl/testing/Processes"
 import { spawn } from "node:child_process"
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { connect } from "node:net"
@@ -277,6 +277,35 @@ describe("through the daemon", () => {
     })
     expect(other.code).not.toBe(0)
     expect((await status(home)).commands).toBe(before)
+  })
+})
+
+describe("a host process that dies under a command", () => {
+  const home = join(ws.dir, "home-dies")
+  beforeAll(() => start(home))
+  afterAll(() => run(["daemon", "stop"], { home }))
+
+  it("is not run again: exit 70 with a message; the next command gets a new host process", async () => {
+    const log = join(ws.dir, "dies-starts.log")
+    const file = ws.settings("dies.json", {
+      mcpServers: { echo: { command: "node", args: [fixtures.echoServer, "--start-log", log] } },
+      permissions: { allow: ["mcp__echo__slow", "mcp__echo__echo"] }
+    })
+    const pending = run(["call", "mcp__echo__slow", "ms=60000", "--config", file], { home, cwd: ws.project })
+    // The server starts only after the host told the client the command started.
+    await waitForFile(log)
+    const hosts = (await status(home)).hostProcesses.map((p) => p.pid)
+    for (const pid of hosts) process.kill(pid, "SIGKILL")
+    const r = await pending
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 70,
+      stdout: "",
+      stderr: "mcpctl: the daemon stopped before the command finished; it was not run again.\n"
+    })
+    expect(serverPids(log)).toHaveLength(1)
+    const again = await run(["call", "mcp__echo__echo", "text=back", "--config", file], { home, cwd: ws.project })
+    expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: "back\n" })
+    expect((await status(home)).hostProcesses.map((p) => p.pid)).not.toEqual(hosts)
   })
 })
 

@@ -120,7 +120,11 @@ export interface HostStatus {
 const MAX_HOSTS = 8
 
 /** The warm hosts of this process, and the `HostProvider` that hands them to commands. */
-export const makeWarmHosts = (options: { readonly serverIdleMs: number }) => {
+export const makeWarmHosts = (options: {
+  readonly serverIdleMs: number
+  /** Called once a command is past the terminal check, before it can do anything. */
+  readonly onStart: () => void
+}) => {
   const entries = new Map<string, Entry>()
   const pool = { idleTimeToLive: Duration.millis(options.serverIdleMs) }
 
@@ -157,6 +161,7 @@ export const makeWarmHosts = (options: { readonly serverIdleMs: number }) => {
   const provider: HostProvider = (hostOptions, program) =>
     Effect.gen(function*() {
       if (interactive(hostOptions) || hostOptions.auth === true) return yield* Effect.die(new NeedsTerminal())
+      yield* Effect.sync(options.onStart)
       const cwd = process.cwd()
       const { key, slot } = fingerprint(hostOptions, process.env, cwd)
       let entry = entries.get(key)

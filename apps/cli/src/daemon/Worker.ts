@@ -49,7 +49,9 @@ const setEnv = (env: Readonly<Record<string, string>>) => {
 export const runWorker = (parts: CliParts): void => {
   const serverIdleMs = Number(process.env.MCPCTL_DAEMON_SERVER_IDLE_MS) || 5 * 60_000
   delete process.env.MCPCTL_DAEMON_ROLE
-  const hosts = makeWarmHosts({ serverIdleMs })
+  // The command of now tells its client it started: from then on, it must not be run again.
+  let started = () => {}
+  const hosts = makeWarmHosts({ serverIdleMs, onStart: () => started() })
   setHostProvider(hosts.provider)
   const binArgv = process.argv.slice(0, 2)
   const realOut = process.stdout.write
@@ -65,11 +67,12 @@ export const runWorker = (parts: CliParts): void => {
       socket.end(frame("I"))
       return
     }
-    let started = false
+    let sent = false
     const start = () => {
-      if (!started) socket.write(frame("S"))
-      started = true
+      if (!sent && !socket.destroyed) socket.write(frame("S"))
+      sent = true
     }
+    started = start
     const writer = (type: "O" | "E"): Write =>
       function(this: unknown, chunk: unknown, encoding?: unknown, callback?: unknown) {
         const cb = typeof encoding === "function" ? encoding : callback
@@ -101,7 +104,8 @@ export const runWorker = (parts: CliParts): void => {
     process.stderr.write = realErr
     commands++
     if (socket.destroyed) return
-    if (needsTerminal && !started) socket.end(frame("I"))
+    started = () => {}
+    if (needsTerminal && !sent) socket.end(frame("I"))
     else {
       start()
       socket.end(frame("X", String(code)))
