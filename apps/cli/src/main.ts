@@ -97,8 +97,8 @@ if (role === "daemon") {
     serverIdleMs: Number(process.env.MCPCTL_DAEMON_SERVER_IDLE_MS) || 5 * 60_000
   })
 } else if (role === "worker") runWorker({ cli, codeOf })
-else {
-  cli(process.argv).pipe(
+
+if (role !== "daemon" && role !== "worker") cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),
   Effect.provide(logs),
   runMain({
@@ -107,4 +107,3 @@ else {
     teardown: (exit) => exitAfterFlush(codeOf(exit))
   })
 )
-}
