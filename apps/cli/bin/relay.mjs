@@ -35,11 +35,13 @@ export const relay = (args) => {
     let started = false
     let code
     let buffered = Buffer.alloc(0)
-    const signals = ["SIGINT", "SIGTERM", "SIGHUP"]
-    // A signal ends the command in the daemon (the socket closes, the host interrupts it) and here.
-    const onSignal = () => {
+    // A signal ends the command in the daemon (the socket closes, the host interrupts it) and here,
+    // with the exit code an interrupted run has in-process (docs/CLI.md, Exit codes).
+    const codes = { SIGINT: 130, SIGTERM: 130, SIGHUP: 130 }
+    const signals = Object.keys(codes)
+    const onSignal = (signal) => {
       socket.destroy()
-      process.exit(130)
+      process.exit(codes[signal])
     }
     const finish = (ranThere) => {
       for (const s of signals) process.off(s, onSignal)

@@ -96,7 +96,7 @@ if (role === "daemon") {
     idleMs: Number(process.env.MCPCTL_DAEMON_IDLE_MS) || 30 * 60_000,
     serverIdleMs: Number(process.env.MCPCTL_DAEMON_SERVER_IDLE_MS) || 5 * 60_000
   })
-} else if (role === "worker") runWorker({ cli, codeOf })
+} else if (role === "worker") runWorker({ program: cli, codeOf })
 
 if (role !== "daemon" && role !== "worker") cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),

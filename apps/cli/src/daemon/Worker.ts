@@ -23,9 +23,12 @@ import { resetDocument } from "../Render.js"
 import { makeWarmHosts, NeedsTerminal } from "./WarmHosts.js"
 import { frame, type RunRequest } from "./Wire.js"
 
-/** What the CLI's main module lends the host process: its command tree and its exit codes. */
+/**
+ * What the CLI's main module lends the host process: the program it runs for a command line
+ * (everything main composes before NodeContext and the logger), and its exit codes.
+ */
 export interface CliParts {
-  readonly cli: (argv: ReadonlyArray<string>) => Effect.Effect<void, unknown, NodeContext.NodeContext>
+  readonly program: (argv: ReadonlyArray<string>) => Effect.Effect<void, unknown, NodeContext.NodeContext>
   readonly codeOf: (exit: Exit.Exit<unknown, unknown>) => number
 }
 
@@ -92,7 +95,7 @@ export const runWorker = (parts: CliParts): void => {
     resetDocument()
     Effect.runSync(setExitCode(0))
     const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(request.argv) ?? "warning"))
-    const fiber = Effect.runFork(parts.cli(process.argv).pipe(Effect.provide(NodeContext.layer), Effect.provide(logs)))
+    const fiber = Effect.runFork(parts.program(process.argv).pipe(Effect.provide(NodeContext.layer), Effect.provide(logs)))
     // The client went away (Ctrl-C, killed): the command is interrupted, as by a signal in-process.
     const onClose = () => Effect.runFork(Fiber.interrupt(fiber))
     socket.once("close", onClose)
