@@ -189,6 +189,23 @@ describe("through the daemon", () => {
     expect(cached.stderr).not.toContain("catalogue cache")
   })
 
+  it("Ctrl-C of the client ends its command in the daemon (exit 130), and the host takes the next one", async () => {
+    const log = join(ws.dir, "interrupt-starts.log")
+    const file = ws.settings("interrupt.json", {
+      mcpServers: { echo: { command: "node", args: [fixtures.echoServer, "--start-log", log] } },
+      permissions: { allow: ["mcp__echo__slow", "mcp__echo__echo"] }
+    })
+    let pid = 0
+    const pending = run(["call", "mcp__echo__slow", "ms=600000", "--config", file], { home, cwd: ws.project, onSpawn: (p) => (pid = p) })
+    await waitForFile(log)
+    process.kill(pid, "SIGINT")
+    expect((await pending).code).toBe(130)
+    // Were the slow call still running, this one would wait behind it for ten minutes.
+    const next = await run(["call", "mcp__echo__echo", "text=next", "--config", file], { home, cwd: ws.project })
+    expect({ code: next.code, stdout: next.stdout }).toEqual({ code: 0, stdout: "next\n" })
+    expect(serverPids(log)).toHaveLength(1)
+  })
+
   it("restarts a crashed server on its next use", async () => {
     const { cold, warm } = await both(["call", "mcp__echo__crash", "--config", settings])
     expect(warm.code).toBe(cold.code)
