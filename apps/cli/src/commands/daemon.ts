@@ -110,7 +110,12 @@ const start = Command.make("start", { idle, serverIdle }, (flags) =>
     const pid = yield* Effect.tryPromise({
       try: () => startDaemon(dir, flags.idle * 60_000, flags.serverIdle * 60_000),
       catch: (e) => new UsageError({ message: `Could not start the daemon: ${e instanceof Error ? e.message : String(e)}` })
-    })
+    }).pipe(Effect.catchAll((error) =>
+      // Started by someone else meanwhile: that one runs.
+      Effect.flatMap(Effect.promise(() => control(dir, "status", 5_000)), (other) =>
+        other ? Effect.succeed(undefined) : Effect.fail(error))
+    ))
+    if (pid === undefined) return err("mcpctl daemon is already running.")
     err(`mcpctl daemon started (pid ${pid}) on ${socketPath(dir)}; it exits after ${flags.idle} min without a command.`)
   }).pipe(Effect.tapError((error) => Effect.sync(() => report({ json: false }, error))))).pipe(Command.withDescription("Start the daemon that keeps servers warm between commands (detached)"))
 

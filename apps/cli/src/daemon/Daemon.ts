@@ -15,7 +15,7 @@
 import { fork, type ChildProcess } from "node:child_process"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { chmodSync, lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs"
-import { createServer, type Socket } from "node:net"
+import { connect, createServer, type Socket } from "node:net"
 import { type ControlRequest, frame, frameReader, type RunRequest, socketPath, tokenPath } from "./Wire.js"
 
 /** What the daemon is started with. */
@@ -65,6 +65,8 @@ export const runDaemon = (options: DaemonOptions): void => {
   delete process.env.MCPCTL_DAEMON_ROLE
   const { dir } = options
   privateRunDir(dir)
+  // Holding no directory of the starter's (the host processes work in each caller's own).
+  process.chdir("/")
   const socketFile = socketPath(dir)
   const tokenFile = tokenPath(dir)
   const token = randomBytes(32).toString("hex")
@@ -225,22 +227,32 @@ export const runDaemon = (options: DaemonOptions): void => {
   }
 
   const server = createServer({ pauseOnConnect: false }, onConnection)
-  // The token exists before anyone can connect; a stale socket of a dead daemon is replaced.
-  writeFileSync(tokenFile, token + "\n", { mode: 0o600 })
-  chmodSync(tokenFile, 0o600)
-  try {
-    unlinkSync(socketFile)
-  } catch {
-    // none
+  const listen = () => {
+    // The token exists before anyone can connect; a stale socket of a dead daemon is replaced.
+    writeFileSync(tokenFile, token + "\n", { mode: 0o600 })
+    chmodSync(tokenFile, 0o600)
+    try {
+      unlinkSync(socketFile)
+    } catch {
+      // none
+    }
+    const oldMask = process.umask(0o177)
+    server.listen(socketFile, () => {
+      process.umask(oldMask)
+      chmodSync(socketFile, 0o600)
+      log(`listening on ${socketFile} (pid ${process.pid})`)
+      // The starter waits for this line on the pipe that is our stdout, then lets go of it.
+      process.stdout.end(`ready ${process.pid}\n`)
+    })
   }
-  const oldMask = process.umask(0o177)
-  server.listen(socketFile, () => {
-    process.umask(oldMask)
-    chmodSync(socketFile, 0o600)
-    log(`listening on ${socketFile} (pid ${process.pid})`)
-    // The starter waits for this line on the pipe that is our stdout, then lets go of it.
-    process.stdout.end(`ready ${process.pid}\n`)
+  // Two starts at once: the one that finds the other listening leaves its socket and token alone.
+  const probe = connect(socketFile)
+  probe.on("connect", () => {
+    probe.destroy()
+    log(`another daemon listens on ${socketFile}; this one exits`)
+    process.exit(3)
   })
+  probe.on("error", listen)
   server.on("error", (error) => {
     log(`cannot listen on ${socketFile}: ${error.message}`)
     process.exit(1)
