@@ -7,21 +7,9 @@
  * 127.0.0.1 (one gateway per session). This module loads the SDK's server side: hosts that serve
  * only sometimes (the CLI) import it when they do.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type Tool
-} from "@modelcontextprotocol/sdk/types.js"
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
+import { Server, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server"
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -97,7 +85,7 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
   const config = yield* McpConfig
   const pool = yield* ConnectionPool
   const runExit = Runtime.runPromiseExit(yield* Effect.runtime<ConnectionPool>())
-  // Runs a handler's effect; its failure is thrown as itself (an McpError keeps its code), and
+  // Runs a handler's effect; its failure is thrown as itself (a ProtocolError keeps its code), and
   // the client cancelling the request (or going away) interrupts it.
   const run = <A, E>(effect: Effect.Effect<A, E, ConnectionPool>, signal?: AbortSignal): Promise<A> =>
     runExit(effect, { signal }).then((exit) => {
@@ -121,7 +109,7 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
     templates: all.templates.filter((t) => !denied(t.server))
   }))
 
-  server.setRequestHandler(ListToolsRequestSchema, () =>
+  server.setRequestHandler("tools/list", () =>
     run(Effect.map(toolSearch ? registry.list([...alwaysLoad]) : registry.list(), ({ tools }) => {
       const listed = tools.filter(offered).map(toListedTool)
       return { tools: toolSearch ? [...metaTools, ...listed] : listed }
@@ -148,7 +136,7 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
       : Effect.map(registry.search(args.query), ({ results }) =>
         searchResult(results.map((r) => r.tool).filter(offered).slice(0, searchLimit(args.limit))))
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler("tools/call", (request, ctx) => {
     const { arguments: args = {}, name } = request.params
     if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
     if (toolSearch && name === CALL_TOOL) {
@@ -156,48 +144,48 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
       return run(
         typeof args.name !== "string"
           ? Effect.succeed(errorResult(`${CALL_TOOL} needs a "name": a tool name from ${SEARCH_TOOLS}.`))
-          : callTool(args.name, inner && typeof inner === "object" && !Array.isArray(inner) ? inner as Record<string, unknown> : {}, extra.signal),
-        extra.signal
+          : callTool(args.name, inner && typeof inner === "object" && !Array.isArray(inner) ? inner as Record<string, unknown> : {}, ctx.mcpReq.signal),
+        ctx.mcpReq.signal
       )
     }
-    return run(callTool(name, args, extra.signal), extra.signal)
+    return run(callTool(name, args, ctx.mcpReq.signal), ctx.mcpReq.signal)
   })
 
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
+  server.setRequestHandler("resources/list", () =>
     run(Effect.map(resourceIndex, ({ listed }) => ({ resources: listed.map(({ server: _server, ...r }) => r) }))))
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
+  server.setRequestHandler("resources/templates/list", () =>
     run(Effect.map(resourceIndex, ({ templates }) => ({
       resourceTemplates: templates.map(({ server: _server, ...t }) => t)
     }))))
 
   // Reads go to the one server that lists the URI (listings are cached on the connections).
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+  server.setRequestHandler("resources/read", (request) =>
     run(Effect.gen(function*() {
       const uri = request.params.uri
       const index = yield* resourceIndex
       const owner = index.owner.get(uri)
-      if (!owner) return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, unreadableMessage(uri, index)))
+      if (!owner) return yield* Effect.fail(new ProtocolError(ProtocolErrorCode.InvalidParams, unreadableMessage(uri, index)))
       return yield* readResource(owner, uri).pipe(
-        Effect.mapError((e) => new McpError(ErrorCode.InternalError, e.message))
+        Effect.mapError((e) => new ProtocolError(ProtocolErrorCode.InternalError, e.message))
       )
     })))
 
   const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied))
 
-  server.setRequestHandler(ListPromptsRequestSchema, () =>
+  server.setRequestHandler("prompts/list", () =>
     run(Effect.map(promptIndex, (prompts) => ({
       prompts: [...prompts].map(([name, { server: _owner, ...p }]) => ({ ...p, name }))
     }))))
 
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler("prompts/get", (request) =>
     run(Effect.gen(function*() {
       const target = (yield* promptIndex).get(request.params.name)
       if (!target) {
-        return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`))
+        return yield* Effect.fail(new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`))
       }
       return yield* getPrompt(target.server, target.name, request.params.arguments ?? {}).pipe(
-        Effect.mapError((e) => new McpError(ErrorCode.InternalError, e.message))
+        Effect.mapError((e) => new ProtocolError(ProtocolErrorCode.InternalError, e.message))
       )
     })))
 
