@@ -6,7 +6,7 @@
 // It exits non-zero only when a run fails (the harness or a command under test is broken), never
 // because of a ratio. See bench/README.md for what each figure means.
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, platform, release, totalmem } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -33,7 +33,8 @@ const plan = quick
     shutdown: { runs: 1 },
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 1, servers: 5 },
-    killReap: { runs: 1, servers: 3 }
+    killReap: { runs: 1, servers: 3 },
+    daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 }
   }
   : {
     startup: { runs: 6, warmup: 1 },
@@ -46,13 +47,15 @@ const plan = quick
     shutdown: { runs: 2 },
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 2, servers: 50 },
-    killReap: { runs: 3, servers: 10 }
+    killReap: { runs: 3, servers: 10 },
+    daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 }
   }
 
 const node = process.execPath
 const cli = join(root, "apps/cli/bin/mcpctl.mjs")
 const leanServer = join(bench, "servers/lean-server.mjs")
 const wrapper = join(root, "packages/testing/src/fixtures/stubborn-wrapper.sh")
+const mcporter = join(root, "node_modules/mcporter/dist/cli.js")
 const hostile = join(root, "packages/testing/src/fixtures/hostile-server.mjs")
 const build = join(bench, ".build")
 mkdirSync(build, { recursive: true })
@@ -572,6 +575,138 @@ Object.assign(steps, {
     })
   }
 })
+
+/** The resident memory of processes (VmRSS, MB), from /proc. */
+const rssMb = (pids) => pids.reduce((sum, pid) => {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)
+    return sum + kb / 1024
+  } catch {
+    return sum
+  }
+}, 0)
+
+Object.assign(steps, {
+  /**
+   * Issue 15: a warm `mcpctl call` through the daemon against `node -e 0`, the same call with
+   * `--no-daemon`, and mcporter's keep-alive daemon call, on the lean server, alternating; then
+   * the daemon's memory after 100 and after N calls, and kill -9 of the daemon until its host
+   * processes and servers are gone.
+   */
+  daemon: async () => {
+    const { runs, warmup, memoryCalls, kills } = plan.daemon
+    const home = join(build, "daemon-home")
+    rmSync(home, { recursive: true, force: true })
+    const settings = join(build, "daemon.json")
+    writeFileSync(settings, JSON.stringify({ mcpServers: { lean: { command: node, args: [leanServer] } }, permissions: { allow: ["mcp__lean__echo"] } }))
+    const mcporterDir = join(build, "mcporter")
+    mkdirSync(mcporterDir, { recursive: true })
+    const mcporterConfig = join(mcporterDir, "mcporter.json")
+    writeFileSync(mcporterConfig, JSON.stringify({ mcpServers: { lean: { command: node, args: [leanServer], lifecycle: "keep-alive" } } }))
+    const env = { MCPCTL_HOME: home }
+    const mcporterEnv = { XDG_STATE_HOME: join(mcporterDir, "state"), XDG_CONFIG_HOME: join(mcporterDir, "config"), XDG_CACHE_HOME: join(mcporterDir, "cache") }
+    const callArgs = [cli, "call", "mcp__lean__echo", "text=hi", "--config", settings]
+    const status = async () => parsed(await run(node, [cli, "daemon", "status", "--json"], { env, allowFail: true }))
+    await run(node, [cli, "daemon", "start"], { env: { ...env, NODE_OPTIONS: "--expose-gc" } })
+    try {
+      const s = await alternate("daemon call", ["node", "warm", "cold", "mcporter"], { runs, warmup }, async (side) => {
+        const r = side === "node"
+          ? await run(node, ["-e", "0"], { cpu: true })
+          : side === "warm"
+          ? await run(node, callArgs, { env, cpu: true })
+          : side === "cold"
+          ? await run(node, [...callArgs, "--no-daemon"], { env, cpu: true })
+          : await run(node, [mcporter, "--config", mcporterConfig, "call", "lean.echo", "text=hi"], { env: mcporterEnv, cpu: true })
+        if (side !== "node" && r.stdout.trim() !== "hi") throw new Error(`${side}: printed ${JSON.stringify(r.stdout.slice(0, 200))}`)
+        return r
+      })
+      const wall = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.map((r) => r.wallMs)]))
+      const warmMedian = summary(wall.warm).median
+      const ratioTo = (side) => warmMedian / summary(wall[side]).median
+      figure("daemon: warm call / node -e 0", {
+        unit: "ms", better: "lower", mcpctl: wall.warm, raw: wall.node,
+        goal: { text: "ratio ≤ 1.5", check: (_m, _r, ratio) => ratio <= 1.5 },
+        note: "whole process `mcpctl call mcp__lean__echo text=hi` through the daemon (the bin relays it; no bundle, no Effect, no SDK) / `node -e 0`"
+      })
+      figure("daemon: warm call / the same call --no-daemon", {
+        unit: "ms", better: "lower", mcpctl: wall.warm, raw: wall.cold,
+        goal: { text: "ratio ≤ 0.4", check: (_m, _r, ratio) => ratio <= 0.4 }
+      })
+      figure("daemon: warm call / mcporter keep-alive daemon call", {
+        unit: "ms", better: "lower", mcpctl: wall.warm, raw: wall.mcporter,
+        goal: { text: "ratio ≤ 0.6", check: (_m, _r, ratio) => ratio <= 0.6 },
+        note: `mcporter 0.12.3 \`call lean.echo text=hi\`, the server \`"lifecycle": "keep-alive"\`; ratios of medians: node ${ratioTo("node").toFixed(2)}, cold ${ratioTo("cold").toFixed(2)}, mcporter ${ratioTo("mcporter").toFixed(2)}`
+      })
+      cpuFigure("daemon: warm call CPU / node -e 0 CPU", { mcpctl: s.warm, raw: s.node })
+
+      // Memory: the daemon and its host process after 100 calls and after `memoryCalls`.
+      const driver = [join(bench, "raw/daemon-calls.mjs")]
+      const relayArgs = callArgs.slice(1)
+      // The daemon was started with --expose-gc: `daemon status` collects before it reports.
+      const memory = async () => {
+        const st = await status()
+        const all = [st.memory, ...st.hostProcesses.map((p) => p.memory)]
+        return {
+          heap: all.reduce((sum, m) => sum + m.heapUsedMb, 0),
+          rss: rssMb([st.pid, ...st.hostProcesses.map((p) => p.pid)])
+        }
+      }
+      await run(node, [...driver, "100", ...relayArgs], { env, timeoutMs: 600_000 })
+      const after100 = await memory()
+      await run(node, [...driver, String(memoryCalls - 100), ...relayArgs], { env, timeoutMs: 1_800_000 })
+      const afterN = await memory()
+      figure(`daemon: heap growth after GC, 100 → ${memoryCalls} calls`, {
+        unit: "MB", better: "lower", mcpctl: [afterN.heap - after100.heap],
+        goal: { text: "≤ 5 MB", check: (m) => m.median <= 5 },
+        note: `heap used after gc() of the daemon + its host process: ${after100.heap.toFixed(1)} MB after 100 calls, ${afterN.heap.toFixed(1)} MB after ${memoryCalls}; ` +
+          `resident (VmRSS, V8 keeps pages it grew into): ${after100.rss.toFixed(1)} → ${afterN.rss.toFixed(1)} MB`
+      })
+    } finally {
+      await run(node, [cli, "daemon", "stop"], { env, allowFail: true })
+      await run(node, [mcporter, "--config", mcporterConfig, "daemon", "stop"], { env: mcporterEnv, allowFail: true })
+    }
+
+    // kill -9 of the daemon: until its host process and the server are gone.
+    const samples = []
+    const left = []
+    for (let i = 0; i < kills; i++) {
+      await run(node, [cli, "daemon", "start"], { env })
+      await run(node, callArgs, { env })
+      const st = await status()
+      const hostPids = st.hostProcesses.map((p) => p.pid)
+      const serverPids = hostPids.flatMap((p) => childrenOfPid(p)).filter((p) => isAlive(p))
+      const all = [...hostPids, ...serverPids]
+      const t0 = now()
+      process.kill(st.pid, "SIGKILL")
+      await until(() => all.every((p) => !isAlive(p)), 10_000, "the daemon's processes to be gone").catch(() => undefined)
+      samples.push(ms(now() - t0))
+      left.push(all.filter(isAlive).length)
+      for (const pid of all) {
+        try {
+          process.kill(pid, "SIGKILL")
+        } catch {}
+      }
+    }
+    figure("daemon: kill -9 of the daemon, until its host process and server are gone", {
+      unit: "ms", better: "lower", mcpctl: samples,
+      goal: { text: "≤ 1500 ms, 0 left", check: (m) => m.max <= 1500 && left.every((n) => n === 0) },
+      note: `processes left alive: ${left.join(",")}`
+    })
+  }
+})
+
+/** The children of a process (Linux /proc), for the daemon's host process: its servers and watchdog. */
+const childrenOfPid = (pid) => {
+  const found = []
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) found.push(Number(entry))
+    } catch {}
+  }
+  return found
+}
 
 // ---------------------------------------------------------------------------------------------
 // Report

@@ -8,16 +8,31 @@ import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Script } from "node:vm"
 
-const file = fileURLToPath(new URL("./mcpctl.cjs", import.meta.url))
-const cacheFile = file + ".cache"
-let cachedData
-try {
-  cachedData = readFileSync(cacheFile)
-} catch {
-  cachedData = undefined
+// The commands a running `mcpctl daemon` answers from its warm servers (docs/CLI.md, "Daemon"),
+// unless `--no-daemon` says otherwise. A person at a terminal (stdin and stderr, no --json) may be
+// asked something (a permission, an elicitation form): those commands always run in-process.
+const RELAYED = new Set(["servers", "tools", "call", "resources", "read", "prompts", "prompt"])
+const args = process.argv.slice(2)
+const end = args.indexOf("--") < 0 ? args.length : args.indexOf("--")
+const noDaemon = args.slice(0, end).indexOf("--no-daemon")
+if (noDaemon >= 0) process.argv.splice(2 + noDaemon, 1)
+const terminal = process.stdin.isTTY && process.stderr.isTTY && !args.slice(0, end).includes("--json")
+const warm = noDaemon < 0 && !terminal && RELAYED.has(args[0]) && !process.env.MCPCTL_DAEMON_ROLE &&
+  !args.slice(0, end).some((a) => a === "--help" || a === "-h" || a === "--auth" || a === "--wizard")
+if (!warm || !(await (await import("./relay.mjs")).relay(args))) loadBundle()
+
+function loadBundle() {
+  const file = fileURLToPath(new URL("./mcpctl.cjs", import.meta.url))
+  const cacheFile = file + ".cache"
+  let cachedData
+  try {
+    cachedData = readFileSync(cacheFile)
+  } catch {
+    cachedData = undefined
+  }
+  const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData })
+  const module = { exports: {} }
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
+  // The build asks for the cache once the bundle's top level has run (all of it compiled by then).
+  if (process.env.MCPCTL_WRITE_CODE_CACHE) writeFileSync(process.env.MCPCTL_WRITE_CODE_CACHE, script.createCachedData())
 }
-const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData })
-const module = { exports: {} }
-script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
-// The build asks for the cache once the bundle's top level has run (all of it compiled by then).
-if (process.env.MCPCTL_WRITE_CODE_CACHE) writeFileSync(process.env.MCPCTL_WRITE_CODE_CACHE, script.createCachedData())

@@ -10,6 +10,7 @@ import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { askTrustOnTerminal } from "@mcpctl/core/ProjectTrust"
 import { redactText } from "@mcpctl/core/Redact"
+import { type PoolOptions } from "@mcpctl/core/ConnectionPool"
 import { type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { sanitize } from "@mcpctl/core/Sanitize"
 import { type ServerConfig } from "@mcpctl/core/ServerConfig"
@@ -130,8 +131,11 @@ const logLine = ({ data, level, logger, server }: ServerLog) => {
 export const interactive = (flags: GlobalFlags & { readonly noPrompt?: boolean | undefined }): boolean =>
   !flags.json && !flags.noPrompt && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
 
-/** Every core service, built from the flags. Settings are read once, when the layer builds. */
-export const hostLayer = (options: HostOptions) => {
+/**
+ * Every core service, built from the flags. Settings are read once, when the layer builds. `pool`
+ * adds pool options (the daemon's warm hosts: an idle time to live).
+ */
+export const hostLayer = (options: HostOptions, pool: PoolOptions = {}) => {
   const adhoc = adhocServers(options)
   const config: Layer.Layer<McpConfig, ConfigError | UsageError> = adhoc instanceof UsageError
     ? Layer.fail(adhoc)
@@ -165,12 +169,28 @@ export const hostLayer = (options: HostOptions) => {
     serverLogs: { threshold: options.logLevel ?? "warning", write: logLine },
     // A command connects to each server once: listing after a failed connect reports that failure
     // instead of waiting out MCP_TIMEOUT a second time.
-    pool: { rememberFailedConnects: options.retryConnects !== true }
+    pool: { ...pool, rememberFailedConnects: options.retryConnects !== true }
   })
 }
 
 /** Services a command handler may use. */
 export type Host = CoreHost.HostServices
+
+/**
+ * How a command gets its services: the default builds them for the run; the daemon's warm host
+ * (daemon/WarmHosts.ts) keeps them, servers connected, from one command to the next.
+ */
+export type HostProvider = <A, E>(
+  options: HostOptions,
+  program: Effect.Effect<A, E, Host>
+) => Effect.Effect<A, E | ConfigError | UsageError>
+
+let provideHost: HostProvider = (options, program) => Effect.provide(program, hostLayer(options))
+
+/** Replaces how commands get their host (once, by the daemon's warm host process). */
+export const setHostProvider = (provider: HostProvider): void => {
+  provideHost = provider
+}
 
 /** The exit code of a run that did not fail (1 when a tool returned `isError`). */
 let successCode = 0
@@ -190,7 +210,7 @@ export const runOnHost = <A, E extends McpctlError>(
   program: Effect.Effect<A, E, Host>
 ): Effect.Effect<A, E | McpctlError> =>
   program.pipe(
-    Effect.provide(hostLayer(options)),
+    (effect) => provideHost(options, effect),
     Effect.tapError((error) => Effect.sync(() => report(options, error))),
     Effect.withSpan(`mcpctl ${command}`, { captureStackTrace: false }),
     // Spans of the run go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT says where.

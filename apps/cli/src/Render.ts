@@ -27,6 +27,11 @@ export const json = (value: unknown): void => {
   process.stdout.write(JSON.stringify(value, null, 2) + "\n")
 }
 
+/** A new run begins (the daemon's warm host runs one command after another in one process). */
+export const resetDocument = (): void => {
+  documentWritten = false
+}
+
 /** Whether the run's JSON document is out (a failure found later must not write a second one). */
 export const jsonWritten = (): boolean => documentWritten
 

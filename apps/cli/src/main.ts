@@ -14,6 +14,7 @@ import * as CoreHost from "@mcpctl/core/Host"
 import { auth, logout } from "./commands/auth.js"
 import { call } from "./commands/call.js"
 import { config } from "./commands/config.js"
+import { daemon } from "./commands/daemon.js"
 import { importCommand } from "./commands/import.js"
 import { add, get, remove } from "./commands/manage.js"
 import { prompt, prompts } from "./commands/prompts.js"
@@ -26,10 +27,13 @@ import { logLevelFromArgv } from "./Flags.js"
 import { exitCodeFor, VERSION } from "./Host.js"
 import { json, jsonWritten } from "./Render.js"
 import { runMain } from "./Signals.js"
+import { runDaemon } from "./daemon/Daemon.js"
+import { runWorker } from "./daemon/Worker.js"
+import { runDir } from "./daemon/Wire.js"
 
 const mcpctl = Command.make("mcpctl").pipe(
   Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
-  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, importCommand, config, auth, logout, serve, trust])
+  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, importCommand, config, auth, logout, serve, trust, daemon])
 )
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
@@ -84,7 +88,17 @@ const exitAfterFlush = (code: number) => {
  */
 const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(process.argv.slice(2)) ?? "warning"))
 
-cli(process.argv).pipe(
+// `mcpctl daemon start` runs this file again as the daemon, and the daemon as its host processes.
+const role = process.env.MCPCTL_DAEMON_ROLE
+if (role === "daemon") {
+  runDaemon({
+    dir: runDir(process.env),
+    idleMs: Number(process.env.MCPCTL_DAEMON_IDLE_MS) || 30 * 60_000,
+    serverIdleMs: Number(process.env.MCPCTL_DAEMON_SERVER_IDLE_MS) || 5 * 60_000
+  })
+} else if (role === "worker") runWorker({ program: cli, codeOf })
+
+if (role !== "daemon" && role !== "worker") cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),
   Effect.provide(logs),
   runMain({

@@ -1,6 +1,7 @@
 /** @mcpctl/core: every public module as a namespace. Import a module by its own path (`@mcpctl/core/ToolRegistry`) to load only what you use. */
 export * as Auth from "./auth/Auth.js"
 export * as Budget from "./content/Budget.js"
+export * as CatalogCache from "./catalog/CatalogCache.js"
 export * as ChildEnvironment from "./transport/ChildEnvironment.js"
 export * as ConnectionLists from "./pool/ConnectionLists.js"
 export * as ConnectionPool from "./pool/ConnectionPool.js"

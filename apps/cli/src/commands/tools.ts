@@ -1,7 +1,12 @@
 /** `mcpctl tools [SERVER…] [--search QUERY [--limit N]]`: the catalogue, or the tools that match. */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import * as CatalogCache from "@mcpctl/core/CatalogCache"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Permission } from "@mcpctl/core/Permission"
+import { Pins } from "@mcpctl/core/Pins"
+import { rank } from "@mcpctl/core/Search"
 import { signInWhereNeeded } from "@mcpctl/core/SignIn"
 import { type McpTool, ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
@@ -9,7 +14,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
-import { connectWithProgress } from "../Progress.js"
+import { checkServerNames, connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
 const search = Options.text("search").pipe(
@@ -22,24 +27,44 @@ const limit = Options.integer("limit").pipe(
   Options.withDescription("At most this many tools (default with --search: 10)")
 )
 
+const cached = Options.boolean("cached").pipe(
+  Options.withDescription("Answer from the catalogue cache of earlier runs where a server has one (saying how old); ask the others")
+)
+
 /** The pin mark of the FLAGS column: a changed definition shouts, a new one says so. */
 const pinFlag = (t: McpTool) => (t.pin === "changed" ? "CHANGED" : t.pin === "new" ? "new" : "")
 
 export const tools = Command.make(
   "tools",
-  { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, servers: Flags.servers, search, limit },
+  { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, servers: Flags.servers, search, limit, cached },
   (flags) =>
     runOnHost("tools", flags, Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const permission = yield* Permission
-      const wanted = yield* connectWithProgress(flags.servers)
+      const config = yield* McpConfig
+      const spot = { home: config.home, projectDir: config.projectDir, pathVar: process.env.PATH }
+      const fromCache = flags.cached ? yield* cachedLists(flags.servers, spot) : { hits: [], misses: flags.servers }
+      const wanted = fromCache.misses.length === 0 && fromCache.hits.length > 0 ? [] : yield* connectWithProgress(fromCache.misses)
       const query = Option.getOrUndefined(flags.search)
       const max = Option.getOrUndefined(flags.limit) ?? (query === undefined ? undefined : 10)
-      const find = query === undefined
-        ? Effect.map(registry.list(wanted), ({ errors, tools }) => ({ errors, found: tools.map((tool) => ({ tool, score: undefined })) }))
-        : Effect.map(registry.search(query, { servers: wanted }), ({ errors, results }) => ({ errors, found: results }))
-      let { errors, found } = yield* find
-      if (yield* signInWhereNeeded(errors)) ({ errors, found } = yield* find)
+      const live = wanted.length === 0 ? Effect.succeed({ tools: [], errors: [] }) : registry.list(wanted)
+      const find = Effect.map(live, ({ errors, tools }) => {
+        // Cached and listed servers in the order they were asked for, as a listing of all would be.
+        const order = new Map([...(flags.servers.length > 0 ? flags.servers : config.servers.map((x) => x.name))].map((name, i) => [name, i]))
+        const all = fromCache.hits.length === 0 ? tools : [...fromCache.hits.flatMap((h) => h.tools), ...tools]
+          .map((t, i) => ({ t, i }))
+          .sort((a, b) => (order.get(a.t.server) ?? 0) - (order.get(b.t.server) ?? 0) || a.i - b.i)
+          .map(({ t }) => t)
+        const found = query === undefined
+          ? all.map((tool) => ({ tool, score: undefined as number | undefined }))
+          : rank(all, (t) => ({ name: t.tool, title: t.title, description: t.description, parameters: Object.keys(t.inputSchema.properties ?? {}) }), query)
+            .map(({ item, score }) => ({ tool: item, score: score as number | undefined }))
+        return { errors, found, tools }
+      })
+      let { errors, found, tools: listed } = yield* find
+      if (yield* signInWhereNeeded(errors)) ({ errors, found, tools: listed } = yield* find)
+      yield* keepLists(wanted, listed, errors, spot)
+      for (const h of fromCache.hits) err(`note: the tools of ${h.server} are from the catalogue cache, listed ${CatalogCache.age(Date.now() - h.savedAt)} ago`)
       if (max !== undefined) found = found.slice(0, max)
       const rows = found.map(({ score, tool: t }) => ({
         name: t.name,
@@ -83,3 +108,42 @@ export const tools = Command.make(
       for (const e of errors) err(`${e.server} (${e.status}): ${e.message}`)
     }))
 ).pipe(Command.withDescription("List the tools of every server (or of the servers named), or search them with --search"))
+
+type Spot = CatalogCache.CacheSpot
+
+/**
+ * `--cached`: the servers asked for (named, else every enabled one) that have a cached list, with
+ * the pin mark of each tool as the pins say now, and those that have none.
+ */
+const cachedLists = (named: ReadonlyArray<string>, spot: Spot) =>
+  Effect.gen(function*() {
+    const pool = yield* ConnectionPool
+    yield* checkServerNames(named)
+    const pins = yield* Effect.serviceOption(Pins)
+    // `state` answers from the store in memory: read it first.
+    if (Option.isSome(pins)) yield* pins.value.reload
+    const servers = named.length > 0 ? pool.servers.filter((s) => named.includes(s.name)) : pool.servers.filter((s) => !s.config.disabled)
+    const hits: Array<{ server: string; savedAt: number; tools: ReadonlyArray<McpTool> }> = []
+    const misses: Array<string> = []
+    for (const server of servers) {
+      const entry = yield* CatalogCache.read(spot, server)
+      if (entry === undefined) misses.push(server.name)
+      else {
+        const pinned = Option.isSome(pins) && server.config.pin !== false
+        hits.push({
+          server: server.name,
+          savedAt: entry.savedAt,
+          tools: entry.tools.map((t) => (pinned ? { ...t, pin: pins.value.state(server, t.tool, t.hash) } : t))
+        })
+      }
+    }
+    return { hits, misses }
+  })
+
+/** After a listing: each server that answered gets its list cached for `tools --cached`. */
+const keepLists = (wanted: ReadonlyArray<string>, tools: ReadonlyArray<McpTool>, errors: ReadonlyArray<{ readonly server: string }>, spot: Spot) =>
+  Effect.flatMap(ConnectionPool, (pool) =>
+    Effect.forEach(wanted.filter((name) => !errors.some((e) => e.server === name)), (name) => {
+      const server = pool.servers.find((s) => s.name === name)
+      return server ? CatalogCache.write(spot, server, tools.filter((t) => t.server === name)) : Effect.void
+    }, { discard: true }))

@@ -1,0 +1,81 @@
+/**
+ * The catalogue cache across runs (docs/CLI.md, `tools --cached`): the tools a server listed, one
+ * file per server under `$MCPCTL_HOME/cache/catalog/`, so `tools --cached` on many servers can
+ * answer without starting them, saying how old each answer is.
+ *
+ * Keyed by the server's identity (Pins.serverIdentity: its URL, or its resolved command line)
+ * together with its name and its whole resolved entry (environment, headers, tool filters: hashed,
+ * never stored), so another server, or the same one with other settings, never reads this one's
+ * list. Safe because it is only ever shown: a call always asks the server, with pins checked; the
+ * pin mark of a cached tool is computed again against the pins of now. Written after each listing
+ * that succeeded; a warm host removes a server's file when the server says its list changed.
+ * Problems with the files are never errors: no cache is a miss.
+ */
+import * as Effect from "effect/Effect"
+import { createHash } from "node:crypto"
+import { readFile, unlink } from "node:fs/promises"
+import * as Path from "node:path"
+import type { ResolvedServer } from "../config/ServerConfig.js"
+import { privateDir, writeFileAtomic } from "../internal/files.js"
+import { serverIdentity } from "./Pins.js"
+import type { McpTool } from "./ToolRegistry.js"
+
+/** One server's cached list. */
+export interface CachedCatalog {
+  /** When it was listed (ms since the epoch). */
+  readonly savedAt: number
+  readonly tools: ReadonlyArray<McpTool>
+}
+
+/** The cache key of a server (pure but for the `PATH` lookup of its command). */
+export const cacheKey = (server: ResolvedServer, projectDir: string, pathVar: string | undefined): string =>
+  createHash("sha256").update(JSON.stringify([serverIdentity(server, projectDir, pathVar), server.name, server.config])).digest("hex")
+
+const dirOf = (home: string) => Path.join(home, "cache", "catalog")
+const fileOf = (home: string, key: string) => Path.join(dirOf(home), `${key}.json`)
+
+/** Where a server's list is kept. */
+export interface CacheSpot {
+  readonly home: string
+  readonly projectDir: string
+  readonly pathVar: string | undefined
+}
+
+/** A server's cached list, or undefined (none, unreadable, another server's). */
+export const read = (spot: CacheSpot, server: ResolvedServer): Effect.Effect<CachedCatalog | undefined> =>
+  Effect.promise(async () => {
+    const key = cacheKey(server, spot.projectDir, spot.pathVar)
+    try {
+      const doc = JSON.parse(await readFile(fileOf(spot.home, key), "utf8")) as { key?: string; savedAt?: unknown; tools?: unknown }
+      if (doc.key !== key || typeof doc.savedAt !== "number" || !Array.isArray(doc.tools)) return undefined
+      return { savedAt: doc.savedAt, tools: doc.tools as ReadonlyArray<McpTool> }
+    } catch {
+      return undefined
+    }
+  })
+
+/** Keeps a server's list (written atomically, 0600 in a 0700 directory); failures are ignored. */
+export const write = (spot: CacheSpot, server: ResolvedServer, tools: ReadonlyArray<McpTool>, now = Date.now()): Effect.Effect<void> =>
+  Effect.promise(async () => {
+    const key = cacheKey(server, spot.projectDir, spot.pathVar)
+    try {
+      await privateDir(spot.home, "cache", "catalog")
+      const kept = tools.map(({ pin: _pin, ...tool }) => tool)
+      await writeFileAtomic(fileOf(spot.home, key), JSON.stringify({ key, server: server.name, savedAt: now, tools: kept }) + "\n")
+    } catch {
+      // a cache that cannot be written is no cache
+    }
+  })
+
+/** Forgets a server's list (its `tools/list_changed`). */
+export const remove = (spot: CacheSpot, server: ResolvedServer): Effect.Effect<void> =>
+  Effect.promise(() => unlink(fileOf(spot.home, cacheKey(server, spot.projectDir, spot.pathVar))).catch(() => undefined))
+
+/** How old a cached list is, for a person: "12 s", "5 min", "3 h", "2 days" (pure). */
+export const age = (ms: number): string => {
+  const s = Math.max(0, Math.round(ms / 1000))
+  if (s < 120) return `${s} s`
+  if (s < 7200) return `${Math.round(s / 60)} min`
+  if (s < 172_800) return `${Math.round(s / 3600)} h`
+  return `${Math.round(s / 86_400)} days`
+}
