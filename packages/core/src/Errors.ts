@@ -63,7 +63,12 @@ export class SessionExpired extends Schema.TaggedError<SessionExpired>()("Sessio
   server: Schema.String
 }) {}
 
-/** The server answered a request with a JSON-RPC error. Exit 4 for protocol errors. */
+/**
+ * The server answered a request with a JSON-RPC error: it is up and refused or failed this one
+ * request (bad SQL, an unknown resource, wrong arguments). Exit 2 when it blames the request's
+ * parameters (-32602 invalid params, -32002 resource not found), else 1; never 4, which says the
+ * server itself is unavailable.
+ */
 export class McpRequestError extends Schema.TaggedError<McpRequestError>()("McpRequestError", {
   message: Schema.String,
   cause,
@@ -92,6 +97,9 @@ export type McpctlError =
   | McpRequestError
   | ToolTimeout
 
+/** JSON-RPC codes that say the request itself was wrong: invalid params, resource not found. */
+const requestRefusedCodes: ReadonlyArray<number> = [-32602, -32002]
+
 /** The exit code docs/CLI.md promises for each error. */
 export const exitCodeOf = (error: McpctlError): number => {
   switch (error._tag) {
@@ -103,8 +111,9 @@ export const exitCodeOf = (error: McpctlError): number => {
     case "ServerUnavailable":
     case "TransportFailure":
     case "SessionExpired":
-    case "McpRequestError":
       return 4
+    case "McpRequestError":
+      return requestRefusedCodes.includes(error.code) ? 2 : 1
     case "ToolTimeout":
       return 5
   }

@@ -14,7 +14,7 @@ import type {
   ResourceTemplate
 } from "@modelcontextprotocol/sdk/types.js"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { ErrorCode, LoggingMessageNotificationSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type { ResolvedServer } from "../config/ServerConfig.js"
@@ -23,6 +23,7 @@ import { type RequestError } from "../pool/RequestErrors.js"
 import { type ContentItem, type FileContent } from "../content/ContentItem.js"
 import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
 import { type ServerUnavailable, UsageError } from "../Errors.js"
+import { didYouMean } from "../Suggest.js"
 
 /** A resource with the server that offers it. */
 export interface ServerResource extends Resource {
@@ -55,23 +56,37 @@ const paginate = async <T>(
 
 const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
 
-const fetchResources = (c: Connection, signal: AbortSignal | undefined) =>
+/**
+ * A list method the server does not implement (-32601) is an empty list: servers that declare
+ * `resources` often implement `resources/list` but not `resources/templates/list` (server-postgres,
+ * server-puppeteer), and one missing method must not hide what the other one lists.
+ */
+const emptyWhenNotImplemented = <A>(
+  fetch: (c: Connection, signal: AbortSignal | undefined) => Promise<Array<A>>
+) =>
+(c: Connection, signal: AbortSignal | undefined): Promise<Array<A>> =>
+  fetch(c, signal).catch((error: unknown) => {
+    if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return []
+    throw error
+  })
+
+const fetchResources = emptyWhenNotImplemented((c, signal) =>
   paginate(async (cursor) => {
     const r = await c.client.listResources(params(cursor), { signal })
     return { items: r.resources.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  })
+  }))
 
-const fetchTemplates = (c: Connection, signal: AbortSignal | undefined) =>
+const fetchTemplates = emptyWhenNotImplemented((c, signal) =>
   paginate(async (cursor) => {
     const r = await c.client.listResourceTemplates(params(cursor), { signal })
     return { items: r.resourceTemplates.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  })
+  }))
 
-const fetchPrompts = (c: Connection, signal: AbortSignal | undefined) =>
+const fetchPrompts = emptyWhenNotImplemented((c, signal) =>
   paginate(async (cursor) => {
     const r = await c.client.listPrompts(params(cursor), { signal })
     return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  })
+  }))
 
 /** A server's resources; empty when it does not offer resources. */
 export const listResources = (server: string) =>
@@ -282,7 +297,7 @@ export const findPrompt = (server: string, name: string) =>
       ? Effect.succeed(prompt)
       : Effect.fail(
         new UsageError({
-          message: `Server "${server}" has no prompt ${name}. Its prompts: ${
+          message: `Server "${server}" has no prompt ${name}.${didYouMean(name, prompts.map((p) => p.name))} Its prompts: ${
             prompts.map((p) => p.name).join(", ") || "none"
           }. Run \`mcpctl prompts ${server}\`.`
         })

@@ -236,18 +236,31 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
     }
     seen.set(s.name, s)
   }
-  const rules = (k: keyof PermissionRules) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
+  type List = "allow" | "ask" | "deny"
+  const rules = (k: List) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
+  const sources = (k: List) => {
+    const byRule: Record<string, Array<string>> = {}
+    for (const f of files) for (const rule of f.settings.permissions[k]) (byRule[rule] ??= []).push(f.source)
+    return byRule
+  }
   return Either.right({
     servers: Array.from(byName.values()),
-    permissions: { allow: rules("allow"), ask: rules("ask"), deny: rules("deny") },
+    permissions: {
+      allow: rules("allow"),
+      ask: rules("ask"),
+      deny: rules("deny"),
+      sources: { allow: sources("allow"), ask: sources("ask"), deny: sources("deny") }
+    },
     warnings: files.flatMap((f) => f.settings.warnings)
   })
 }
 
 /**
  * Expands the merged servers into what the pool connects to. A relative `cwd` resolves against
- * the project directory, where a stdio server runs by default, whatever file wrote it. A disabled
- * server with an unset variable only warns: it is never started, so nothing is sent.
+ * the project directory, where a stdio server runs by default, whatever file wrote it. A server
+ * with an unset variable is kept, marked `unresolved` with the message naming file, field and
+ * variable: it fails alone when it is used (the pool never starts it), so one missing token does
+ * not stop every other server, `get` or `remove`. A disabled one only warns.
  */
 export function resolveServers(
   servers: ReadonlyArray<MergedServer>,
@@ -258,11 +271,13 @@ export function resolveServers(
   const warnings: Array<string> = []
   for (const s of servers) {
     const expanded = expandServer(s.originalName, s.config, env, s.source)
-    if (Either.isLeft(expanded) && !s.config.disabled) return Either.left(expanded.left)
-    if (Either.isLeft(expanded)) warnings.push(`${expanded.left.message} (ignored: the server is disabled)`)
+    if (Either.isLeft(expanded) && s.config.disabled) warnings.push(`${expanded.left.message} (ignored: the server is disabled)`)
+    const unresolved = Either.isLeft(expanded) && !s.config.disabled
+      ? { message: expanded.left.message, path: expanded.left.path ?? `mcpServers.${s.originalName}` }
+      : undefined
     let config = Either.getOrElse(expanded, () => s.config)
     if ("command" in config && config.cwd !== undefined) config = { ...config, cwd: Path.resolve(projectDir, config.cwd) }
-    out.push({ ...s, config, rawConfig: s.config, transport: transportOf(config) })
+    out.push({ ...s, config, rawConfig: s.config, transport: transportOf(config), ...(unresolved ? { unresolved } : {}) })
   }
   return Either.right({ servers: out, warnings })
 }
@@ -381,9 +396,11 @@ export function makeStatic(options: StaticOptions): Effect.Effect<Settings, Conf
   return Effect.gen(function*() {
     const merged = yield* mergeSettings([{ scope: "adhoc", source: "code", settings }])
     const resolved = yield* resolveServers(merged.servers, env, projectDir)
+    // Rules written in code come from no file a message could name.
+    const { sources: _sources, ...permissions } = merged.permissions
     return ({
       servers: resolved.servers,
-      permissions: merged.permissions,
+      permissions,
       limits: { ...defaultLimits, ...options.limits },
       home: resolveHome(env, options.home),
       projectDir,

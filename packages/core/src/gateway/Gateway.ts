@@ -13,15 +13,15 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import {
   CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
+  CompleteRequestSchema,
   GetPromptRequestSchema,
   isInitializeRequest,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
@@ -38,16 +38,25 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { McpConfig, outputTokensFor } from "../config/McpConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
 import { budgetChars, shapeCallResult } from "../content/Shape.js"
-import { parseToolName } from "../catalog/Naming.js"
+import { toAnnotations } from "../catalog/Annotations.js"
 import { Permission } from "../permission/Permission.js"
 import { redactText } from "../Redact.js"
 import { UsageError } from "../Errors.js"
 import {
   getPrompt,
   listAllPrompts,
-  listAllResources,
-  readResource
+  listAllResources
 } from "../catalog/Resources.js"
+import {
+  completeRouted,
+  JsonRpc,
+  parsePromptName,
+  promptName,
+  protocolError,
+  readRouted,
+  setLevelEverywhere,
+  toProtocolError
+} from "./GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 
 /** How the gateway introduces itself. */
@@ -60,13 +69,9 @@ export const toListedTool = (tool: McpTool): Tool => ({
   description: tool.description,
   inputSchema: tool.inputSchema,
   ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-  annotations: {
-    title: tool.title,
-    readOnlyHint: tool.readOnly,
-    destructiveHint: tool.destructive,
-    openWorldHint: tool.openWorld,
-    idempotentHint: tool.idempotent
-  }
+  // Every hint explicit, defaults applied (Annotations.ts): a client that reads a missing hint as
+  // "safe" must not learn that from us.
+  annotations: toAnnotations(tool, tool.title)
 })
 
 /**
@@ -88,19 +93,28 @@ export const makeGateway = Effect.gen(function*() {
   const config = yield* McpConfig
   const pool = yield* ConnectionPool
   const runExit = Runtime.runPromiseExit(yield* Effect.runtime<ConnectionPool>())
-  // Runs a handler's effect; its failure is thrown as itself (an McpError keeps its code), and
-  // the client cancelling the request (or going away) interrupts it.
+  // Runs a handler's effect; its failure is thrown as a JSON-RPC error (the upstream code kept,
+  // one clean message), and the client cancelling the request (or going away) interrupts it.
   const run = <A, E>(effect: Effect.Effect<A, E, ConnectionPool>, signal?: AbortSignal): Promise<A> =>
     runExit(effect, { signal }).then((exit) => {
       if (Exit.isSuccess(exit)) return exit.value
-      throw Cause.squash(exit.cause)
+      throw toProtocolError(Cause.squash(exit.cause))
     })
   const server = new Server(gatewayInfo, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      prompts: { listChanged: true },
+      // Routed to the server that offers the prompt or template (GatewayRequests.ts).
+      completions: {},
+      // Passed on to every server that logs.
+      logging: {}
+    },
     instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
       "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>."
   })
-  // Where a listed resource lives: URIs are the servers' own, so reads are routed by this map.
+  // Where a resource lives: URIs are the servers' own, so reads are routed by this map (filled by
+  // listings and by reads; a read need not follow a listing).
   const resourceServer = new Map<string, string>()
 
   server.setRequestHandler(ListToolsRequestSchema, () =>
@@ -111,7 +125,10 @@ export const makeGateway = Effect.gen(function*() {
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     run(
       // The client's cancellation reaches the server that runs the tool, too.
-      registry.call(request.params.name, request.params.arguments ?? {}, { signal: extra.signal }).pipe(
+      registry.call(request.params.name, request.params.arguments ?? {}, {
+        signal: extra.signal,
+        onProgress: progressTo(request.params._meta?.progressToken, extra.sendNotification)
+      }).pipe(
         Effect.map(({ result, tool }): CallToolResult => {
           const shaped = shapeCallResult(result as never, budgetChars(outputTokensFor(config, tool.server)))
           return {
@@ -136,18 +153,8 @@ export const makeGateway = Effect.gen(function*() {
       resourceTemplates: templates.map(({ server: _server, ...t }) => t)
     }))))
 
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    run(Effect.gen(function*() {
-      const uri = request.params.uri
-      if (!resourceServer.has(uri)) yield* listAllResources()
-      const owner = resourceServer.get(uri)
-      if (!owner) {
-        return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, `No configured server lists the resource ${uri}`))
-      }
-      return yield* readResource(owner, uri).pipe(
-        Effect.mapError((e) => new McpError(ErrorCode.InternalError, e.message))
-      )
-    })))
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+    run(readRouted(request.params.uri, resourceServer), extra.signal))
 
   server.setRequestHandler(ListPromptsRequestSchema, () =>
     run(Effect.map(listAllPrompts(), ({ prompts }) => ({
@@ -158,12 +165,14 @@ export const makeGateway = Effect.gen(function*() {
     run(Effect.gen(function*() {
       const target = parsePromptName(request.params.name)
       if (!target) {
-        return yield* Effect.fail(new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`))
+        return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${request.params.name}`))
       }
-      return yield* getPrompt(target.server, target.prompt, request.params.arguments ?? {}).pipe(
-        Effect.mapError((e) => new McpError(ErrorCode.InternalError, e.message))
-      )
+      return yield* getPrompt(target.server, target.prompt, request.params.arguments ?? {})
     })))
+
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) => run(completeRouted(request.params), extra.signal))
+
+  server.setRequestHandler(SetLevelRequestSchema, (request) => run(setLevelEverywhere(request.params.level)))
 
   // A server's catalogue changed (or it went away): tell our client to list again.
   yield* pool.events.subscribe.pipe(
@@ -186,14 +195,18 @@ export const makeGateway = Effect.gen(function*() {
   return server
 })
 
-/** `<server>__<prompt>`: prompt names of different servers cannot collide (pure). */
-export const promptName = (server: string, prompt: string): string => `${server}__${prompt}`
-
-/** Splits a gateway prompt name at its first `__` (server names never contain `__`). */
-export const parsePromptName = (name: string): { readonly server: string; readonly prompt: string } | undefined => {
-  const parsed = parseToolName(`mcp__${name}`)
-  return parsed ? { server: parsed.server, prompt: parsed.tool } : undefined
-}
+/**
+ * Progress of a forwarded call, passed back to our client under the token it sent (none asked
+ * for, none sent).
+ */
+const progressTo = (
+  token: string | number | undefined,
+  send: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>
+) =>
+  token === undefined
+    ? undefined
+    : (p: { progress: number; total?: number; message?: string }) =>
+      void send({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined)
 
 
 // ---------------------------------------------------------------------------------------------

@@ -258,6 +258,13 @@ export function make(options: PoolOptions) {
             })
           )
         }
+        if (server.unresolved) {
+          // Never started: expanding its settings failed (an unset ${VAR}), and a secret must
+          // never be sent literally. It fails alone; the other servers run.
+          const error = new ServerUnavailable({ server: name, status: "failed", message: server.unresolved.message })
+          yield* setState({ status: "failed", server, error })
+          return yield* Effect.fail(error)
+        }
         if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, name))) {
           const error = new ServerUnavailable({
             server: name,
@@ -271,9 +278,14 @@ export function make(options: PoolOptions) {
         const entryScope = yield* Effect.scope
         const semaphore = server.transport === "stdio" ? local : remote
         const timeoutMs = config.limits.connectTimeoutMs
-        const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
+        // The connect time starts once a permit is held: waiting behind other servers in the
+        // queue is not this server's slowness (`servers` TIME).
+        let started = yield* Effect.clockWith((c) => c.currentTimeMillis)
         const { client, kind, pid } = yield* semaphore.withPermits(1)(
-          connect(server, entryScope).pipe(
+          Effect.clockWith((c) => c.currentTimeMillis).pipe(
+            Effect.tap((now) => Effect.sync(() => (started = now))),
+            Effect.zipRight(connect(server, entryScope))
+          ).pipe(
             Effect.timeoutFail({
               duration: Duration.millis(timeoutMs),
               onTimeout: () =>
