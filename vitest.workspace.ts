@@ -6,7 +6,8 @@ const resolve = { conditions: ["@mcpctl/source"] }
 const ssr = { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@mcpctl/source"] } }
 
 // Every package and app is its own test project; integration tests spawn real servers,
-// so each project keeps generous timeouts and runs files in forked processes.
+// so each project keeps generous timeouts and runs files in forked processes. Each runs with a
+// TMPDIR of its own, removed when the run ends (test/tmpdir.globalSetup.ts).
 export default defineWorkspace([
   {
     resolve,
@@ -15,6 +16,7 @@ export default defineWorkspace([
       name: "core",
       root: "./packages/core",
       include: ["test/**/*.test.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
       pool: "forks"
@@ -27,6 +29,7 @@ export default defineWorkspace([
       name: "testing",
       root: "./packages/testing",
       include: ["test/**/*.test.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
       pool: "forks"
@@ -39,7 +42,7 @@ export default defineWorkspace([
       name: "cli",
       root: "./apps/cli",
       include: ["test/**/*.test.ts"],
-      globalSetup: ["./test/globalSetup.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts", "./test/globalSetup.ts"],
       testTimeout: 60_000,
       hookTimeout: 60_000,
       pool: "forks"
@@ -52,7 +55,7 @@ export default defineWorkspace([
       name: "package",
       root: ".",
       include: ["test/package.test.ts"],
-      globalSetup: ["./test/package.globalSetup.ts"],
+      globalSetup: ["./test/tmpdir.globalSetup.ts", "./test/package.globalSetup.ts"],
       testTimeout: 120_000,
       hookTimeout: 180_000,
       pool: "forks"
