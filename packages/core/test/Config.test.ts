@@ -226,7 +226,9 @@ describe("load", () => {
         expect(byName.u!.scope).toBe("user")
         expect(byName.p!).toMatchObject({ scope: "flag", source: c1, config: { command: "c1" } })
         expect(byName.q!).toMatchObject({ scope: "flag", source: c2, config: { command: "c2" } })
-        expect(cfg.permissions).toEqual({ allow: ["a", "b"], ask: [], deny: ["d"] })
+        expect(cfg.permissions).toMatchObject({ allow: ["a", "b"], ask: [], deny: ["d"] })
+        // Each rule remembers its file, so a denial names where to edit it.
+        expect(cfg.permissions.sources?.deny).toEqual({ d: [Path.join(project, ".mcpctl", "settings.local.json")] })
         expect(cfg.projectDir).toBe(project)
         expect(cfg.home).toBe(home)
       })
@@ -250,17 +252,19 @@ describe("load", () => {
       })
     ))
 
-  it.effect("fails on a missing --config file, a missing variable, a bad limit", () =>
+  it.effect("fails on a missing --config file and a bad limit; a missing variable fails only its server", () =>
     withDirs(({ home, project, root }) =>
       Effect.gen(function*() {
         const missing = Path.join(root, "nope.json")
         const e1 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {}, configFiles: [missing] }))
         expect(e1.message).toContain(missing)
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { fs: { command: "x", env: { T: "${TOKEN}" } } } })
-        const e2 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {} }))
+        const loaded = yield* SettingsLoad.load({ cwd: project, home, env: {} })
+        const e2 = loaded.servers[0]!.unresolved!
         expect(e2.message).toContain("mcpServers.fs.env.T")
         expect(e2.message).toContain("${TOKEN}")
-        expect(e2.file).toBe(Path.join(project, ".mcp.json"))
+        expect(e2.message).toContain(Path.join(project, ".mcp.json"))
+        expect(e2.path).toBe("mcpServers.fs.env.T")
         const e3 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: { TOKEN: "t", MCP_TIMEOUT: "0" } }))
         expect(e3.message).toContain("MCP_TIMEOUT")
       })

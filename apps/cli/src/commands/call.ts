@@ -2,7 +2,7 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { McpConfig, outputTokensFor } from "@mcpctl/core/McpConfig"
+import { McpConfig, outputBudgetHint, outputTokensFor } from "@mcpctl/core/McpConfig"
 import { budgetChars, shapeCallResult } from "@mcpctl/core/Shape"
 import { persistCallContent } from "@mcpctl/core/Persist"
 import { setLogLevel } from "@mcpctl/core/Resources"
@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Path from "node:path"
-import { buildArguments } from "../Args.js"
+import { buildArguments, checkRequired } from "../Args.js"
 import * as Flags from "../Flags.js"
 import { runOnHost, setExitCode } from "../Host.js"
 import { err, json, out, renderContent } from "../Render.js"
@@ -62,6 +62,9 @@ export const call = Command.make(
           flags.pairs,
           tool.inputSchema as never
         )
+        // Servers answer a missing argument with an opaque validation error, after the permission
+        // prompt; the schema says which are required before anything is asked or sent.
+        yield* checkRequired(tool.name, args, tool.inputSchema as never)
         yield* Effect.ignore(setLogLevel(tool.server, flags.logLevel))
         const progress = progressLine(tool.name)
         // A call refused until the user completes a step in the browser (-32042) is sent again
@@ -75,9 +78,11 @@ export const call = Command.make(
       const persisted = yield* persistCallContent(result, Path.join(config.home, "outputs")).pipe(
         Effect.mapError((e) => new UsageError({ message: `Could not save binary output: ${e.message}` }))
       )
+      const hint = outputBudgetHint(config, tool.server)
       const shaped = shapeCallResult(
         { content: persisted.content, structuredContent: result.structuredContent },
-        budgetChars(outputTokensFor(config, tool.server))
+        budgetChars(outputTokensFor(config, tool.server)),
+        hint
       )
       const isError = result.isError === true
       if (isError) yield* setExitCode(1)
@@ -95,11 +100,14 @@ export const call = Command.make(
         })
       }
       const text = shaped.content.map(renderContent).join("\n")
+      // The tool's own text may not say it failed: the first line does.
+      if (isError) err(`mcpctl: ${tool.name} returned an error (isError; exit 1):`)
       if (shaped.structuredContent !== undefined && shaped.content.length === 0) {
-        out(JSON.stringify(shaped.structuredContent, null, 2))
+        ;(isError ? err : out)(JSON.stringify(shaped.structuredContent, null, 2))
       } else {
         ;(isError ? err : out)(text)
       }
       for (const note of shaped.notes) err(`note: ${note}`)
+      if (shaped.truncated) err(`note: ${hint}`)
     }))
 ).pipe(Command.withDescription("Run one tool (after the permission check) and print its result"))

@@ -5,16 +5,34 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
 import { err } from "../Render.js"
 
 const http = Options.integer("http").pipe(
+  Options.withSchema(Schema.Int.pipe(Schema.between(0, 65535, { message: () => "--http takes a port number from 0 to 65535 (0: any free port)" }))),
   Options.optional,
   Options.withDescription("Serve Streamable HTTP on 127.0.0.1:PORT at /mcp instead of stdio (0 = a free port)")
 )
+
+/**
+ * Connects every enabled server once serving has started and says on stderr which could not be
+ * used and why: the client only sees a shorter catalogue, the person who started serve sees this.
+ */
+const reportServers = Effect.gen(function*() {
+  const pool = yield* ConnectionPool
+  const states = yield* pool.connectAll()
+  const unusable = states.filter((s) => s.status === "failed" || s.status === "needs-auth")
+  for (const s of unusable) {
+    if ("error" in s) err(`mcpctl serve: server "${s.server.name}" is ${s.status}, its tools are not served: ${s.error.message}`)
+  }
+  const connected = states.filter((s) => s.status === "connected").length
+  err(`mcpctl serve: ${connected} of ${states.length} server${states.length === 1 ? "" : "s"} connected`)
+})
 
 export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http }, (flags) =>
   runOnHost(
@@ -28,7 +46,7 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, ht
       const layer = Option.match(flags.http, { onNone: () => Gateway.layerStdio, onSome: (port) => Gateway.layerHttp({ port }) })
       yield* Effect.flatMap(Gateway, (gateway) => {
         err(`mcpctl serve: serving MCP on ${gateway.address}`)
-        return gateway.closed
-      }).pipe(Effect.provide(layer))
+        return Effect.zipRight(Effect.forkScoped(reportServers), gateway.closed)
+      }).pipe(Effect.provide(layer), Effect.scoped)
     })
   )).pipe(Command.withDescription("Serve every allowed tool, resource and prompt of the configured servers as one MCP server"))

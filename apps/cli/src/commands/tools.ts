@@ -5,7 +5,7 @@ import { signInWhereNeeded } from "@mcpctl/core/SignIn"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
 import * as Flags from "../Flags.js"
-import { runOnHost } from "../Host.js"
+import { runOnHost, unavailableWhenAllFailed } from "../Host.js"
 import { connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
@@ -29,7 +29,10 @@ export const tools = Command.make("tools", { ...Flags.global, ...Flags.adhoc, au
       permission: permission.decide(t.name).behavior,
       inputSchema: t.inputSchema
     }))
-    if (flags.json) return json({ tools: rows, errors })
+    if (flags.json) {
+      json({ tools: rows, errors })
+      return yield* unavailableWhenAllFailed(wanted, errors.map((e) => e.server))
+    }
     if (rows.length > 0) {
       out(table(
         ["NAME", "PERMISSION", "FLAGS", "DESCRIPTION"],
@@ -45,4 +48,5 @@ export const tools = Command.make("tools", { ...Flags.global, ...Flags.adhoc, au
       err("No tools. `mcpctl servers` shows which servers are configured and connected.")
     }
     for (const e of errors) err(`${e.server} (${e.status}): ${e.message}`)
+    yield* unavailableWhenAllFailed(wanted, errors.map((e) => e.server))
   }))).pipe(Command.withDescription("List the tools of every server (or of the servers named)"))

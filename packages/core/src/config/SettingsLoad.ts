@@ -199,7 +199,7 @@ export function parseSettingsText(text: string, file: string): Either.Either<Par
   if (problems.length > 0) {
     return Either.left(new ConfigError({
       message: `${file}: invalid settings:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\n` +
-        "Fix these fields (see CLI.md, Settings).",
+        "Fix these fields (see docs/CLI.md, section Settings).",
       file,
       path: problems[0]!.path
     }))
@@ -243,6 +243,11 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
     for (const f of files) for (const rule of f.settings.permissions[k]) (byRule[rule] ??= []).push(f.source)
     return byRule
   }
+  // A name rewritten for `mcp__<server>__<tool>` is said once, so rules are written for that name.
+  const renamed = Array.from(byName.values()).filter((s) => s.name !== s.originalName).map((s) =>
+    `${s.source}: server "${s.originalName}" is "${s.name}" in tool names and rules (mcp__${s.name}__<tool>); ` +
+    "rename it to letters, digits, _ and - to use one name everywhere"
+  )
   return Either.right({
     servers: Array.from(byName.values()),
     permissions: {
@@ -251,7 +256,7 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
       deny: rules("deny"),
       sources: { allow: sources("allow"), ask: sources("ask"), deny: sources("deny") }
     },
-    warnings: files.flatMap((f) => f.settings.warnings)
+    warnings: [...files.flatMap((f) => f.settings.warnings), ...renamed]
   })
 }
 

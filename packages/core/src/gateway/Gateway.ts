@@ -330,7 +330,12 @@ const serveHttp = (port: number) =>
     const listener = createServer((req, res) => void handle(req, res))
     bound = yield* Effect.async<number, UsageError>((resume) => {
       listener.once("error", (e) => resume(Effect.fail(new UsageError({ message: `Cannot serve on 127.0.0.1:${port}: ${e.message}` }))))
-      listener.listen(port, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
+      try {
+        listener.listen(port, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
+      } catch (e) {
+        // Node throws (not emits) for a port outside 0-65535.
+        resume(Effect.fail(new UsageError({ message: `Cannot serve on port ${port}: a port is a number from 0 to 65535.`, cause: e })))
+      }
     })
     yield* Effect.addFinalizer(() =>
       Effect.promise(async () => {

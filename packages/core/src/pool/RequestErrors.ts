@@ -15,6 +15,7 @@ import {
   isAuthError,
   isSessionExpired,
   isTerminalTransportError,
+  networkFailure,
   shouldFallBackToSse
 } from "../transport/TransportErrors.js"
 
@@ -62,12 +63,14 @@ export const classifyConnectError = (
   const tail = diagnostics ? `\n--- last output of the server ---\n${diagnostics.trimEnd()}` : ""
   // The URL may carry a token in its query or user info: never print it as is.
   const where = "url" in server.config ? redactText(server.config.url) : server.config.command
+  // undici's bare "fetch failed" hides the reason (refused, DNS, TLS) in its cause: say it.
+  const network = "url" in server.config ? networkFailure(cause, server.config.url) : undefined
   return {
     fallback: shouldFallBackToSse(cause),
     error: new ServerUnavailable({
       server: server.name,
       status: "failed",
-      message: `Server "${server.name}" (${where}) failed to connect: ${messageOf(cause)}${tail}`
+      message: `Server "${server.name}" (${where}) failed to connect: ${network ?? messageOf(cause)}${tail}`
     })
   }
 }
