@@ -21,8 +21,8 @@ export const distance = (a: string, b: string): number => {
 }
 
 /**
- * The candidates close enough to `typed` to be what was meant, closest first: within a third of
- * the name's length (at least 1, at most 3 edits), or containing it / contained in it.
+ * The candidates closest to `typed`, if close enough to be what was meant: within a third of the
+ * name's length (at least 1, at most 3 edits), or containing it / contained in it.
  */
 export const closest = (typed: string, candidates: Iterable<string>, max = 3): ReadonlyArray<string> => {
   const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)))
@@ -36,6 +36,8 @@ export const closest = (typed: string, candidates: Iterable<string>, max = 3): R
     })
     .filter(({ d }) => d <= limit)
     .sort((x, y) => x.d - y.d || x.c.localeCompare(y.c))
+    // Only the closest: "get-sun" is "get-sum", not also "get-env" two edits away.
+    .filter(({ d }, _, all) => d === all[0]!.d)
     .slice(0, max)
     .map(({ c }) => c)
 }

@@ -19,6 +19,8 @@ describe("did you mean", () => {
     expect(closest("everythin", ["everything", "filesystem", "memory"])).toEqual(["everything"])
     expect(closest("zzz", ["everything", "filesystem"])).toEqual([])
     expect(closest("tool", ["tools", "call", "serve"])).toEqual(["tools"])
+    // The closest only: one edit away wins over two.
+    expect(closest("get-sun", ["get-sum", "get-env"])).toEqual(["get-sum"])
   })
 
   it("says it in one sentence, or says nothing", () => {
