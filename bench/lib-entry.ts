@@ -7,8 +7,9 @@
  * where the spec is `{ figure, side, n, ... }`; the result is one JSON line on stdout.
  *
  * - mcpctl side: the library path a program composing the layers gets (`McpConfig.layerStatic` +
- *   `Transport.layer` + `ConnectionPool.layer` + `Permission.layerAllowAll` + `ToolRegistry.layer`,
- *   `registry.call(...)`), the loop itself written in Effect.
+ *   `Transport.layer` + `ConnectionPool.layer` + `Permission.layer` with an allow rule for the tool,
+ *   `Prompter.layerNone` and `RuleWriter.layerNoop` + `ToolRegistry.layer`, `registry.call(...)`),
+ *   the loop itself written in Effect: every call is checked against the rules, as users run it.
  * - raw side: `@modelcontextprotocol/sdk` `Client` + its own transports, `client.callTool(...)`.
  */
 import { Processes } from "@mcpctl/testing"
@@ -18,7 +19,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import { Permission } from "@mcpctl/core/Permission"
+import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { openStdio } from "@mcpctl/core/Stdio"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
@@ -74,10 +75,17 @@ const serverConfig = (): ServerConfig =>
     ? { type: "http", url: spec.url! }
     : { command: process.execPath, args: [spec.server] }
 
+// The shipped permission gate (rules, prompter, rule writer), not `layerAllowAll`: the rule check
+// is part of every call users make.
+const permission = Permission.layer.pipe(Layer.provide(Layer.merge(Prompter.layerNone, RuleWriter.layerNoop)))
+
 const hostLayer = () =>
   ToolRegistry.layer.pipe(
-    Layer.provideMerge(Layer.merge(ConnectionPool.layer, Permission.layerAllowAll)),
-    Layer.provideMerge(Layer.merge(Transport.layer, McpConfig.layerStatic({ servers: { lean: serverConfig() } })))
+    Layer.provideMerge(Layer.merge(ConnectionPool.layer, permission)),
+    Layer.provideMerge(Layer.merge(
+      Transport.layer,
+      McpConfig.layerStatic({ servers: { lean: serverConfig() }, permissions: { allow: [TOOL] } })
+    ))
   )
 
 const mcpctlFigure = Effect.gen(function*() {

@@ -165,6 +165,8 @@ const setup = async () => {
     target: "node20",
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     mainFields: ["module", "main"],
+    // The workspace packages resolve to their sources, as in the CLI build and the tests.
+    conditions: ["@mcpctl/source"],
     external: ["sharp"],
     logLevel: "warning"
   })

@@ -10,6 +10,26 @@ import { fileURLToPath } from "node:url"
 
 const here = dirname(fileURLToPath(import.meta.url))
 
+// undici (1 MB) is needed only when a proxy variable is set (core transport/Proxy.ts imports it
+// lazily): it gets its own file next to the bundle, required on first use, so a cold start
+// neither reads nor compiles it.
+const undiciApart = {
+  name: "undici-apart",
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: "./undici.cjs", external: true }))
+  }
+}
+await build({
+  stdin: { contents: `module.exports = require("undici")`, resolveDir: here, loader: "js" },
+  outfile: join(here, "bin/undici.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "warning"
+})
+
 await build({
   entryPoints: [join(here, "src/main.ts")],
   outfile: join(here, "bin/mcpctl.cjs"),
@@ -22,6 +42,7 @@ await build({
   // Native code stays outside the bundle; `import("sharp")` becomes a lazy require.
   external: ["sharp"],
   supported: { "dynamic-import": false },
+  plugins: [undiciApart],
   // ESM entry points first: jsonc-parser's UMD "main" uses a dynamic require esbuild cannot follow.
   mainFields: ["module", "main"],
   // The workspace packages from their TypeScript sources, not a stale dist/.

@@ -7,7 +7,10 @@ export const json = Options.boolean("json").pipe(
 )
 export const config = Options.text("config").pipe(
   Options.repeated,
-  Options.withDescription("Settings file to add on top of the user/project/local scopes (repeatable)")
+  Options.withDescription(
+    "Settings file to add on top of the user/project/local scopes (repeatable); any host's format: " +
+      "Claude Desktop/Code, Cursor, VS Code, Windsurf, Codex config.toml, gemini-cli"
+  )
 )
 export const cwd = Options.text("cwd").pipe(
   Options.optional,

@@ -11,11 +11,13 @@ import { Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { redactText } from "@mcpctl/core/Redact"
 import { type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { type ServerConfig } from "@mcpctl/core/ServerConfig"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { statSync } from "node:fs"
 import * as Path from "node:path"
+import { askInputOnTerminal } from "./InputPrompt.js"
 import { err, json } from "./Render.js"
 
 /** The version `--version` prints and spans carry. */
@@ -151,8 +153,12 @@ export const hostLayer = (options: HostOptions) => {
       cwd: projectDir,
       configFiles: options.config,
       env: process.env,
-      adhoc
-    })
+      adhoc,
+      askInput: interactive(options) ? askInputOnTerminal : undefined
+    }).pipe(Layer.tap((ctx) =>
+      // Unknown fields, and the fields of other hosts' files that mcpctl cannot honour.
+      Effect.forEach(Context.get(ctx, McpConfig).warnings, (warning) => Effect.logWarning(warning), { discard: true })
+    ))
   const ask = interactive(options)
   return CoreHost.layer({
     config,

@@ -93,14 +93,14 @@ describe("what a call's output and a denial say", () => {
     })
     const r = await run(["call", "mcp__echo__big", "chars=5000", "--config", own], { home })
     expect(r.code).toBe(0)
-    expect(r.stderr).toContain(`note: raise "maxOutputTokens" of echo in ${own} (now 100 tokens) to see more`)
-    expect(r.stdout).toContain(`raise "maxOutputTokens" of echo in ${own}`)
+    expect(r.stderr).toContain("note: raise mcpServers.echo.maxOutputTokens to see more, or pass --save-full to keep the whole text in a file")
+    expect(r.stdout).toContain("raise mcpServers.echo.maxOutputTokens to see more")
     const global = ws.settings("global-budget.json", {
       mcpServers: { echo: { command: "node", args: [fixtures.echoServer] } },
       permissions: { allow: ["mcp__echo__big"] }
     })
     const g = await run(["call", "mcp__echo__big", "chars=5000", "--config", global], { home, env: { MAX_MCP_OUTPUT_TOKENS: "100" } })
-    expect(g.stderr).toContain("note: raise MAX_MCP_OUTPUT_TOKENS (now 100 tokens) to see more")
+    expect(g.stderr).toContain("note: raise MAX_MCP_OUTPUT_TOKENS to see more, or pass --save-full")
   })
 
   it("a denial names the settings file that holds the rule", async () => {

@@ -2,12 +2,12 @@
  * The README's "Using it" commands, read from the README itself and run in order as a new user
  * would run them from the repository root (here a copy of it: examples/ and node_modules/ linked,
  * so `add` writes nowhere real). Each must exit as its line says: 0, unless its comment says
- * `exit N`. The README can never drift from what mcpctl does again.
+ * `→ exit N`. The README can never drift from what mcpctl does again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Everything } from "@mcpctl/testing"
 import type { ChildProcess } from "node:child_process"
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs"
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { splitCommandLine } from "../src/Host.js"
 import { repoRoot, run, workspace } from "./support.js"
@@ -30,7 +30,7 @@ const usingItCommands = (readme: string, home: string): ReadonlyArray<ReadmeComm
     const comment = hash < 0 ? "" : line.slice(hash)
     const words = splitCommandLine(command).map((w) => (w.startsWith("~/") ? join(home, w.slice(2)) : w))
     if (words[0] !== "npx" || words[1] !== "mcpctl") throw new Error(`not an mcpctl command: ${line}`)
-    const exit = /\bexit (\d+)\b/.exec(comment)
+    const exit = /→ exit (\d+)\b/.exec(comment)
     return { line: command.trim(), args: words.slice(2), exit: exit ? Number(exit[1]) : 0 }
   })
 }
@@ -46,6 +46,17 @@ mkdirSync(userHome)
 symlinkSync(join(repoRoot, "examples"), join(project, "examples"))
 symlinkSync(join(repoRoot, "node_modules"), join(project, "node_modules"))
 
+// The other hosts the README reads from, as their users have them (stdio servers start in the
+// project directory, where node_modules is).
+const memory = "node_modules/@modelcontextprotocol/server-memory/dist/index.js"
+mkdirSync(join(userHome, ".codex"))
+writeFileSync(join(userHome, ".codex", "config.toml"), `[mcp_servers.memory]\ncommand = "node"\nargs = ["${memory}"]\n`)
+mkdirSync(join(userHome, ".config", "Claude"), { recursive: true })
+writeFileSync(
+  join(userHome, ".config", "Claude", "claude_desktop_config.json"),
+  JSON.stringify({ mcpServers: { notes: { command: "node", args: [memory] } } })
+)
+
 /** What some lines must also print, beyond their exit code. */
 const expectations: ReadonlyArray<readonly [RegExp, (r: { stdout: string; stderr: string }) => void]> = [
   [/get-sum/, (r) => expect(r.stdout).toContain("42")],
@@ -54,6 +65,8 @@ const expectations: ReadonlyArray<readonly [RegExp, (r: { stdout: string; stderr
   // The header as written, `${API_TOKEN}` and all: the reference, never a value.
   [/get api/, (r) => expect(r.stdout).toContain("Bearer ${API_TOKEN}")],
   [/--url/, (r) => expect(r.stdout).toContain("mcp__adhoc__echo")],
+  [/codex/, (r) => expect(r.stdout).toContain("mcp__memory__read_graph")],
+  [/config explain api/, (r) => expect(r.stdout).toContain("API_TOKEN")],
   [/auth api/, (r) => expect(r.stderr).toContain("API_TOKEN")]
 ]
 

@@ -41,7 +41,7 @@ export const workspace = () => {
 
 const writeDir = (d: string) => mkdirSync(d, { recursive: true })
 
-/** The test process's environment without the knobs of CLI.md, so a developer's settings cannot change results. */
+/** The test process's environment without the knobs of docs/CLI.md, so a developer's settings cannot change results. */
 const hostEnv = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^(MCP_|MAX_MCP_|MCPCTL_)/.test(k))
 )

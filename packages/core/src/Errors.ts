@@ -33,6 +33,19 @@ export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("Pe
   behavior: Schema.Literal("deny", "ask")
 }) {}
 
+/**
+ * A pinned tool's definition changed since it was pinned (a possible "rug pull"): the call is
+ * refused until the user accepts it with `mcpctl trust SERVER [TOOL]`. Exit 3, like a refusal.
+ */
+export class ToolChanged extends Schema.TaggedError<ToolChanged>()("ToolChanged", {
+  message: Schema.String,
+  cause,
+  server: Schema.String,
+  tool: Schema.String,
+  /** The parts that differ: title, description, inputSchema, outputSchema, annotations. */
+  changed: Schema.Array(Schema.String)
+}) {}
+
 /** Server states other than connected, as the pool reports them. */
 export const UnavailableStatus = Schema.Literal("failed", "needs-auth", "pending", "disabled")
 export type UnavailableStatus = typeof UnavailableStatus.Type
@@ -91,6 +104,7 @@ export type McpctlError =
   | ConfigError
   | UsageError
   | PermissionDenied
+  | ToolChanged
   | ServerUnavailable
   | TransportFailure
   | SessionExpired
@@ -107,6 +121,7 @@ export const exitCodeOf = (error: McpctlError): number => {
     case "UsageError":
       return 2
     case "PermissionDenied":
+    case "ToolChanged":
       return 3
     case "ServerUnavailable":
     case "TransportFailure":

@@ -4,15 +4,17 @@
  * old session is gone, so the next request is answered only after re-initializing).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Everything, Host, InMemory } from "@mcpctl/testing"
+import { Everything, Faulty, Host, InMemory } from "@mcpctl/testing"
 import { echoServer } from "@mcpctl/testing/fixtures"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
+import { ConnectionLists, ListKey } from "@mcpctl/core/ConnectionLists"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
@@ -23,6 +25,9 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 
 
+/** An in-memory stdio entry (the transport layer decides what it really is). */
+const server_ = (name: string) => server(name, "stdio", { command: "in-memory" } as ServerConfig)
+
 const server = (name: string, transport: ResolvedServer["transport"], config: ServerConfig): ResolvedServer => ({
   name,
   originalName: name,
@@ -32,7 +37,7 @@ const server = (name: string, transport: ResolvedServer["transport"], config: Se
   config
 })
 
-const hostLayer = (servers: ReadonlyArray<ResolvedServer>) => {
+const hostLayer = (servers: ReadonlyArray<ResolvedServer>, transport: Layer.Layer<Transport> = Transport.layer) => {
   const config = Layer.succeed(McpConfig, {
     servers,
     permissions: { allow: ["mcp__*"], ask: [], deny: [] },
@@ -41,7 +46,7 @@ const hostLayer = (servers: ReadonlyArray<ResolvedServer>) => {
     projectDir: "/tmp",
     warnings: []
   })
-  return Host.layer({ config, transport: Transport.layer })
+  return Host.layer({ config, transport })
 }
 
 const textOf = (result: { content: ReadonlyArray<unknown> }) =>
@@ -156,4 +161,130 @@ describe("ConnectionPool states a user reads", () => {
   const memory = Layer.build(InMemory.layer({ ok: tools, a: tools, b: tools }))
   const openInMemory = (server: ResolvedServer, kind: Parameters<Transport["Type"]["open"]>[1]) =>
     Effect.flatMap(memory, (context) => Context.get(context, Transport).open(server, kind))
+})
+
+/**
+ * An in-memory server with one tool, `wait`, that answers once the test releases it, and tells
+ * what happened to each call: started, aborted by a `notifications/cancelled`, finished.
+ */
+const waitingServer = () => {
+  let release: () => void = () => {}
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  let started: () => void = () => {}
+  const isStarted = new Promise<void>((resolve) => (started = resolve))
+  let finished: () => void = () => {}
+  const isFinished = new Promise<void>((resolve) => (finished = resolve))
+  const seen = { aborted: false, finished: false }
+  const factory = InMemory.scriptedServer([{
+    name: "wait",
+    call: async (_, { signal }) => {
+      signal.addEventListener("abort", () => (seen.aborted = true))
+      started()
+      await gate
+      seen.finished = true
+      finished()
+      return InMemory.text("done")
+    }
+  }])
+  return { factory, release, isStarted, isFinished, seen }
+}
+
+const waitCall = (signal?: AbortSignal) =>
+  Effect.flatMap(ConnectionPool, (pool) =>
+    pool.run(
+      "alpha",
+      "tools/call",
+      (connection, signal) => connection.client.callTool({ name: "wait", arguments: {} }, undefined, { signal }),
+      { signal }
+    ))
+
+const cancellations = (stats: Faulty.Stats) =>
+  stats.sent.filter((s) => s.method === "notifications/cancelled").map((s) =>
+    (s.message as { params?: { requestId?: unknown } }).params?.requestId
+  )
+
+describe("ConnectionPool.run: the interrupt contract", () => {
+  it.live("interruption stops the wait only: the server is not told and finishes the request", () => {
+    const server = waitingServer()
+    const stats = Faulty.makeStats()
+    return Effect.gen(function*() {
+      const fiber = yield* Effect.fork(waitCall())
+      yield* Effect.promise(() => server.isStarted)
+      // Returns at once although the server is still busy with the request.
+      const exit = yield* Fiber.interrupt(fiber).pipe(Effect.timeout("1 second"))
+      expect(Exit.isInterrupted(exit)).toBe(true)
+      server.release()
+      yield* Effect.promise(() => server.isFinished)
+      expect(server.seen).toEqual({ aborted: false, finished: true })
+      expect(cancellations(stats)).toEqual([])
+      // The connection is untouched and serves the next request.
+      const pool = yield* ConnectionPool
+      expect((yield* pool.state("alpha")).status).toBe("connected")
+      yield* waitCall()
+      expect(stats.connections.get("alpha")).toBe(1)
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(hostLayer([server_("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), () => undefined, stats)))
+    )
+  })
+
+  it.live("aborting the signal cancels on the server: notifications/cancelled with the request's id", () => {
+    const server = waitingServer()
+    const stats = Faulty.makeStats()
+    return Effect.gen(function*() {
+      const controller = new AbortController()
+      const fiber = yield* Effect.fork(waitCall(controller.signal))
+      yield* Effect.promise(() => server.isStarted)
+      controller.abort()
+      const error = yield* Effect.flip(Fiber.join(fiber).pipe(Effect.timeout("1 second")))
+      expect(error._tag).toBe("McpRequestError")
+      const call = stats.sent.find((s) => s.method === "tools/call")!
+      expect(cancellations(stats)).toEqual([(call.message as { id: unknown }).id])
+      // The cancellation travels like any message; the server's handler sees its signal abort.
+      for (let i = 0; i < 50 && !server.seen.aborted; i++) yield* Effect.sleep("10 millis")
+      expect(server.seen.aborted).toBe(true)
+      server.release()
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(hostLayer([server_("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), () => undefined, stats)))
+    )
+  })
+})
+
+describe("ConnectionLists (what a connection remembers)", () => {
+  const tools = new ListKey<ReadonlyArray<string>>("tools", "tools")
+  const templates = new ListKey<ReadonlyArray<string>>("templates", "resources")
+  const level = new ListKey<unknown>("logLevel:debug", undefined)
+
+  it("shares one fetch between concurrent askers and serves the value synchronously once fetched", async () => {
+    const lists = new ConnectionLists()
+    let fetches = 0
+    const fetch = () => (fetches++, Promise.resolve(["a"]))
+    const [x, y] = await Promise.all([lists.get(tools, fetch), lists.get(tools, fetch)])
+    expect(fetches).toBe(1)
+    expect(x).toBe(y)
+    expect(lists.peek(tools)).toBe(x)
+    expect(lists.peek(templates)).toBeUndefined()
+  })
+
+  it("forgets a failed fetch, so the next asker fetches again", async () => {
+    const lists = new ConnectionLists()
+    await expect(lists.get(tools, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom")
+    expect(lists.has(tools)).toBe(false)
+    expect(lists.peek(tools)).toBeUndefined()
+    expect(await lists.get(tools, () => Promise.resolve(["b"]))).toEqual(["b"])
+  })
+
+  it("drops only what a list_changed names, and says whether there was something to drop", async () => {
+    const lists = new ConnectionLists()
+    await lists.get(tools, () => Promise.resolve(["a"]))
+    await lists.get(templates, () => Promise.resolve(["t"]))
+    await lists.get(level, () => Promise.resolve({}))
+    expect(lists.invalidate("prompts")).toBe(false)
+    expect(lists.invalidate("resources")).toBe(true)
+    expect(lists.invalidate("resources")).toBe(false)
+    expect([lists.has(tools), lists.has(templates), lists.has(level)]).toEqual([true, false, true])
+    lists.clear()
+    expect(lists.size).toBe(0)
+  })
 })

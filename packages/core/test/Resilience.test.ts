@@ -16,17 +16,26 @@ import { ConnectionPool, type PoolEvent, type PoolOptions } from "@mcpctl/core/C
 import { needsAuthCacheFile } from "@mcpctl/core/NeedsAuthCache"
 import { afterRequest, DEGRADED_AFTER, mayResend } from "@mcpctl/core/Resilience"
 import { classifyRequestFailure } from "@mcpctl/core/RequestErrors"
-import { listPrompts, listResources } from "@mcpctl/core/Resources"
+import { listPrompts, listResources, listResourceTemplates } from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import { McpRequestError, SessionExpired, TransportFailure } from "@mcpctl/core/Errors"
 import { Server as LowLevelServer } from "@modelcontextprotocol/sdk/server/index.js"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { ListPromptsRequestSchema, ListResourcesRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import {
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
+import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as TestClock from "effect/TestClock"
@@ -153,6 +162,33 @@ describe("ensureConnected", () => {
   })
 })
 
+describe("a connection lost during the handshake", () => {
+  it.live("is dropped, not kept as connected, when it closes right after initialize", () => {
+    const server = counting()
+    const stats = Faulty.makeStats()
+    // The line goes dead as the handshake's last message leaves: the client may see the close
+    // before the pool has taken the connection over.
+    const script: Faulty.Script = (s) =>
+      s.connection === 1 && s.method === "notifications/initialized" ? Faulty.deliverThenDrop : undefined
+    return Effect.gen(function*() {
+      const pool = yield* ConnectionPool
+      const events = yield* PubSub.subscribe(pool.events)
+      yield* pool.get("alpha")
+      const event = yield* Queue.take(events).pipe(Effect.timeout("2 seconds"), Effect.either)
+      expect(event).toEqual(Either.right({ _tag: "Closed", server: "alpha" }))
+      expect((yield* pool.state("alpha")).status).toBe("pending")
+      expect(pool.peek("alpha")).toBeUndefined()
+      const registry = yield* ToolRegistry
+      yield* registry.call("mcp__alpha__charge", {})
+      expect(stats.connections.get("alpha")).toBe(2)
+      expect(server.runs.charge).toBe(1)
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), script, stats)))
+    )
+  })
+})
+
 describe("session expiry", () => {
   it.scoped("re-initializes and resends once, even a non-idempotent call", () => {
     const server = counting()
@@ -229,6 +265,48 @@ describe("mid-call failure", () => {
     }).pipe(Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), midCall, stats))))
   })
 
+  it.scoped("logs the resend at debug, annotated with the server, and only at debug", () => {
+    interface Logged {
+      readonly level: string
+      readonly message: string
+      readonly server: unknown
+    }
+    const run = (minimum: LogLevel.LogLevel | undefined) => {
+      const logged: Array<Logged> = []
+      const capture = Logger.make(({ annotations, logLevel, message }) =>
+        logged.push({
+          level: logLevel.label,
+          message: String(message),
+          server: Option.getOrUndefined(HashMap.get(annotations, "server"))
+        })
+      )
+      const server = counting()
+      const stats = Faulty.makeStats()
+      const scenario = Effect.gen(function*() {
+        const registry = yield* ToolRegistry
+        yield* registry.call("mcp__alpha__echo", { text: "again" })
+        expect(callsOn(stats, 2)).toBe(1)
+        return logged
+      }).pipe(
+        Effect.provide(hostLayer([stdio("alpha")], Faulty.layer(InMemory.layer({ alpha: server.factory }), midCall, stats))),
+        // Outermost, so the pool's own fibers (connects, drops) log through it too.
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture))
+      )
+      return minimum ? Logger.withMinimumLogLevel(scenario, minimum) : scenario
+    }
+    return Effect.gen(function*() {
+      const debug = yield* run(LogLevel.Debug)
+      const resend = debug.filter((l) => l.message.includes("resending tools/call"))
+      expect(resend).toEqual([{ level: "DEBUG", message: expect.stringContaining("on a fresh connection"), server: "alpha" }])
+      // The drop and the reconnect that led to it are logged the same way.
+      expect(debug.some((l) => l.message.startsWith("connection dropped") && l.server === "alpha")).toBe(true)
+      expect(debug.some((l) => l.message.startsWith("reconnected") && l.server === "alpha")).toBe(true)
+      expect(debug.every((l) => l.level === "DEBUG")).toBe(true)
+      // At the default minimum level (info) none of it reaches any logger.
+      expect(yield* run(undefined)).toEqual([])
+    })
+  })
+
   it.scoped("replays an idempotentHint tool", () => {
     const server = counting()
     const stats = Faulty.makeStats()
@@ -286,10 +364,10 @@ describe("cache invalidation", () => {
       const events = yield* PubSub.subscribe(pool.events)
       yield* registry.list()
       const connection = yield* pool.get("alpha")
-      expect(connection.cache.has("tools")).toBe(true)
+      expect(connection.lists.size).toBe(1)
       yield* Effect.promise(() => server.instances[0]!.close())
       expect(yield* Queue.take(events)).toEqual({ _tag: "Closed", server: "alpha" } satisfies PoolEvent)
-      expect(connection.cache.size).toBe(0)
+      expect(connection.lists.size).toBe(0)
       expect((yield* pool.state("alpha")).status).toBe("pending")
       yield* registry.list()
       expect(server.listings()).toBe(2)
@@ -318,9 +396,9 @@ describe("cache invalidation", () => {
       expect(Chunk.size(yield* Queue.takeAll(events))).toBe(1)
     }).pipe(Effect.provide(hostLayer([stdio("alpha")], InMemory.layer({ alpha: server.factory }))))
   })
-  it.scoped("resources and prompts list_changed drop those lists", () => {
+  it.scoped("resources and prompts list_changed drop those lists (templates with resources)", () => {
     const instances: Array<LowLevelServer> = []
-    const listings = { resources: 0, prompts: 0 }
+    const listings = { resources: 0, templates: 0, prompts: 0 }
     const factory: InMemory.ServerFactory = () => {
       const server = new LowLevelServer(
         { name: "lists", version: "1.0.0" },
@@ -329,6 +407,10 @@ describe("cache invalidation", () => {
       server.setRequestHandler(ListResourcesRequestSchema, () => {
         listings.resources++
         return { resources: [{ uri: "test://a", name: "a" }] }
+      })
+      server.setRequestHandler(ListResourceTemplatesRequestSchema, () => {
+        listings.templates++
+        return { resourceTemplates: [{ uriTemplate: "test://{x}", name: "x" }] }
       })
       server.setRequestHandler(ListPromptsRequestSchema, () => {
         listings.prompts++
@@ -340,13 +422,16 @@ describe("cache invalidation", () => {
     return Effect.gen(function*() {
       const pool = yield* ConnectionPool
       const events = yield* PubSub.subscribe(pool.events)
-      yield* listResources("alpha")
-      yield* listPrompts("alpha")
+      const all = Effect.all([listResources("alpha"), listResourceTemplates("alpha"), listPrompts("alpha")])
+      yield* all
+      yield* all
+      expect(listings).toEqual({ resources: 1, templates: 1, prompts: 1 })
       yield* Effect.promise(() => instances[0]!.sendResourceListChanged())
+      yield* all
+      expect(listings).toEqual({ resources: 2, templates: 2, prompts: 1 })
       yield* Effect.promise(() => instances[0]!.sendPromptListChanged())
-      yield* listResources("alpha")
-      yield* listPrompts("alpha")
-      expect(listings).toEqual({ resources: 2, prompts: 2 })
+      yield* all
+      expect(listings).toEqual({ resources: 2, templates: 2, prompts: 2 })
       expect(Chunk.toReadonlyArray(yield* Queue.takeAll(events))).toEqual([
         { _tag: "ListChanged", server: "alpha", list: "resources" },
         { _tag: "ListChanged", server: "alpha", list: "prompts" }

@@ -81,7 +81,7 @@ layer(hostLayer(), { timeout: 60_000 })("Resources against server-everything (st
       expect(all.errors).toEqual([{ server: "broken", status: "failed", message: expect.any(String) }])
     }))
 
-  it.effect("groups resources by server name (the seeds' mcp_resources)", () =>
+  it.effect("groups resources by server name (an agent host's mcp_resources)", () =>
     Effect.gen(function*() {
       const byServer = yield* Resources.resourcesByServer()
       expect(Object.keys(byServer)).toEqual(["everything"])

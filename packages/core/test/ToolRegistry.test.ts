@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Host, InMemory } from "@mcpctl/testing"
+import { echoServer } from "@mcpctl/testing/fixtures"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
@@ -10,6 +11,10 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
+import * as Tracer from "effect/Tracer"
+
+/** Resolves after `ms` of real time, whatever the TestClock says. */
+const realTimeout = <A>(ms: number, value: A) => new Promise<A>((resolve) => setTimeout(() => resolve(value), ms))
 
 const stdio = (name: string, extra: Partial<ServerConfig> = {}): ResolvedServer => ({
   name,
@@ -115,22 +120,26 @@ describe("ToolRegistry over in-memory servers", () => {
       expect(result.content).toEqual([{ type: "text", text: "hi" }])
     }).pipe(Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) }))))
 
-  it.scoped("refuses a denied tool before contacting the server", () =>
-    Effect.gen(function*() {
-      let ran = false
+  it.scoped("refuses a denied tool before contacting the server", () => {
+    const requests: Array<string> = []
+    return Effect.gen(function*() {
       const registry = yield* ToolRegistry
+      // Listed first (the name is resolved from the list), so only the call is in question.
+      yield* registry.list()
       const error = yield* Effect.flip(registry.call("mcp__alpha__forbidden", {}))
       expect(error._tag).toBe("PermissionDenied")
-      expect(ran).toBe(false)
-      ran = true
-    }).pipe(Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) }))))
+      expect(requests).toEqual(["tools/list"])
+    }).pipe(Effect.provide(hostLayer([stdio("alpha")], {
+      alpha: InMemory.scriptedServer(echoTools, { onRequest: (method) => requests.push(method) })
+    })))
+  })
 
   it.scoped("names the rule to add when a call needs approval and nobody can answer", () =>
     Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const error = yield* Effect.flip(registry.call("mcp__alpha__echo", { text: "x" }))
       expect(error._tag).toBe("PermissionDenied")
-      expect(error.message).toContain("mcp__alpha__echo")
+      expect(error.message).toContain(`add "mcp__alpha__echo" to permissions.allow`)
     }).pipe(
       Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) }, []))
     ))
@@ -149,6 +158,15 @@ describe("ToolRegistry over in-memory servers", () => {
   it.scoped("cancels a call that outlives its timeout (TestClock)", () => {
     let inFlight: () => void = () => {}
     const serverHasCall = new Promise<void>((resolve) => (inFlight = resolve))
+    let cancelled: (reason: unknown) => void = () => {}
+    const serverCancelled = new Promise<unknown>((resolve) => (cancelled = resolve))
+    const hang: InMemory.ScriptedTool = {
+      name: "hang",
+      call: (_, { signal }) => {
+        signal.addEventListener("abort", () => cancelled(signal.reason))
+        return new Promise(() => {})
+      }
+    }
     return Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const fiber = yield* Effect.fork(registry.call("mcp__slow__hang", {}, { timeoutMs: 5_000 }))
@@ -158,13 +176,63 @@ describe("ToolRegistry over in-memory servers", () => {
       const error = yield* Effect.flip(Fiber.join(fiber))
       expect(error._tag).toBe("ToolTimeout")
       expect(error.message).toContain("5000 ms")
+      // The server's handler was told (notifications/cancelled aborts its signal).
+      const seen = yield* Effect.promise(() => Promise.race([serverCancelled, realTimeout(2_000, "not cancelled")]))
+      expect(String(seen)).not.toBe("not cancelled")
     }).pipe(
       Effect.provide(hostLayer([stdio("slow")], {
-        slow: InMemory.scriptedServer([{ name: "hang", call: () => new Promise(() => {}) }], {
+        slow: InMemory.scriptedServer([hang], {
           onRequest: (method) => method === "tools/call" && inFlight()
         })
       }))
     )
+  })
+
+  it.live("cancels on a real stdio server a call that outlives its timeout (notifications/cancelled, right id)", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const error = yield* Effect.flip(registry.call("mcp__echo__slow", { ms: 20_000 }, { timeoutMs: 200 }))
+      expect(error._tag).toBe("ToolTimeout")
+      // Sent after the cancellation on the same pipe, so the server has handled it by now.
+      const { result } = yield* registry.call("mcp__echo__cancellations", {})
+      const seen = JSON.parse((result.content[0] as { text: string }).text) as {
+        slowCalls: Array<{ requestId: number; aborted: boolean }>
+        cancelled: Array<{ requestId: number; reason?: string }>
+      }
+      expect(seen.slowCalls).toEqual([{ requestId: expect.any(Number), aborted: true }])
+      expect(seen.cancelled).toEqual([{ requestId: seen.slowCalls[0]!.requestId, reason: expect.any(String) }])
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(Host.layer({
+        config: configLayer([{ ...stdio("echo"), config: { command: process.execPath, args: [echoServer, "--cancellations"] } as ServerConfig }]),
+        transport: Transport.layer
+      }))
+    ), 20_000)
+
+  it.live("a caller's signal cancels the call on the server", () => {
+    let cancelled: () => void = () => {}
+    const serverCancelled = new Promise<void>((resolve) => (cancelled = resolve))
+    let inFlight: () => void = () => {}
+    const serverHasCall = new Promise<void>((resolve) => (inFlight = resolve))
+    const hang: InMemory.ScriptedTool = {
+      name: "hang",
+      call: (_, { signal }) => {
+        signal.addEventListener("abort", () => cancelled())
+        inFlight()
+        return new Promise(() => {})
+      }
+    }
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const controller = new AbortController()
+      const fiber = yield* Effect.fork(registry.call("mcp__slow__hang", {}, { signal: controller.signal }))
+      yield* Effect.promise(() => serverHasCall)
+      controller.abort()
+      const error = yield* Effect.flip(Fiber.join(fiber).pipe(Effect.timeout("2 seconds")))
+      expect(error._tag).toBe("McpRequestError")
+      const seen = yield* Effect.promise(() => Promise.race([serverCancelled.then(() => "cancelled"), realTimeout(2_000, "not cancelled")]))
+      expect(seen).toBe("cancelled")
+    }).pipe(Effect.scoped, Effect.provide(hostLayer([stdio("slow")], { slow: InMemory.scriptedServer([hang]) })))
   })
 
   it.scoped("fetches a tools list once per connection, again after the connection closes", () => {
@@ -192,6 +260,39 @@ describe("ToolRegistry over in-memory servers", () => {
           return factory()
         }
       }))
+    )
+  })
+})
+
+describe("spans", () => {
+  /** The tracer in place, recording every span it makes. */
+  const recording = (spans: Array<Tracer.Span>) =>
+    Layer.unwrapEffect(Effect.map(Effect.tracer, (base) =>
+      Layer.setTracer(Tracer.make({
+        span: (...args) => {
+          const span = base.span(...args)
+          spans.push(span)
+          return span
+        },
+        context: (f, fiber) => base.context(f, fiber)
+      }))))
+
+  it.scoped("one span per call (server, tool) and per connect; none for the permission check", () => {
+    const spans: Array<Tracer.Span> = []
+    return Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      yield* registry.call("mcp__alpha__echo", { text: "1" })
+      yield* registry.call("mcp__alpha__echo", { text: "2" })
+      const calls = spans.filter((s) => s.name === "ToolRegistry.call")
+      expect(calls.length).toBe(2)
+      expect(Object.fromEntries(calls[0]!.attributes)).toEqual({ server: "alpha", tool: "mcp__alpha__echo" })
+      expect(calls.every((s) => s.status._tag === "Ended")).toBe(true)
+      const connects = spans.filter((s) => s.name === "ConnectionPool.connect")
+      expect(connects.map((s) => s.attributes.get("server"))).toEqual(["alpha"])
+      expect(spans.map((s) => s.name)).not.toContain("Permission.authorize")
+    }).pipe(
+      Effect.provide(hostLayer([stdio("alpha")], { alpha: InMemory.scriptedServer(echoTools) })),
+      Effect.provide(recording(spans))
     )
   })
 })

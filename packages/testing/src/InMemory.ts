@@ -54,7 +54,14 @@ export interface ScriptedTool {
   readonly title?: string
   readonly annotations?: Tool["annotations"]
   readonly inputSchema?: Tool["inputSchema"]
-  readonly call: (args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>
+  /**
+   * `request.signal` aborts when the client cancels the call (`notifications/cancelled`);
+   * `request.requestId` is the call's JSON-RPC id.
+   */
+  readonly call: (
+    args: Record<string, unknown>,
+    request: { readonly signal: AbortSignal; readonly requestId: string | number }
+  ) => CallToolResult | Promise<CallToolResult>
 }
 
 /** A server from a list of tools, with plain JSON Schemas (no zod needed by tests). */
@@ -84,11 +91,11 @@ export const scriptedServer = (
     }))
     }
   })
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     info.onRequest?.("tools/call")
     const tool = tools.find((t) => t.name === request.params.name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}`)
-    return tool.call(request.params.arguments ?? {})
+    return tool.call(request.params.arguments ?? {}, { signal: extra.signal, requestId: extra.requestId })
   })
   return server
 }

@@ -2,9 +2,10 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { McpConfig, outputBudgetHint, outputTokensFor } from "@mcpctl/core/McpConfig"
-import { budgetChars, shapeCallResult } from "@mcpctl/core/Shape"
-import { persistCallContent } from "@mcpctl/core/Persist"
+import { fullText, outputBudget, savedHint } from "@mcpctl/core/Budget"
+import { McpConfig } from "@mcpctl/core/McpConfig"
+import { shapeCallResult } from "@mcpctl/core/Shape"
+import { persistBytes, persistCallContent } from "@mcpctl/core/Persist"
 import { setLogLevel } from "@mcpctl/core/Resources"
 import { withInlineAuth } from "@mcpctl/core/SignIn"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
@@ -25,6 +26,9 @@ const timeout = Options.integer("timeout").pipe(
   Options.withSchema(Schema.Int.pipe(Schema.positive({ message: () => "--timeout must be a positive number of milliseconds" }))),
   Options.optional,
   Options.withDescription("Tool-call timeout in ms (overrides the server's timeout and MCP_TOOL_TIMEOUT)")
+)
+const saveFull = Options.boolean("save-full").pipe(
+  Options.withDescription("When the result is cut to the output budget, save its full text to a file the result names")
 )
 
 /**
@@ -49,7 +53,7 @@ const progressLine = (label: string, enabled = Boolean(process.stderr.isTTY)) =>
 
 export const call = Command.make(
   "call",
-  { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, yes: Flags.yes, args: argsJson, timeout, name, pairs },
+  { ...Flags.global, ...Flags.adhoc, auth: Flags.auth, yes: Flags.yes, args: argsJson, timeout, saveFull, name, pairs },
   (flags) =>
     runOnHost("call", flags, Effect.gen(function*() {
       const registry = yield* ToolRegistry
@@ -78,12 +82,16 @@ export const call = Command.make(
       const persisted = yield* persistCallContent(result, Path.join(config.home, "outputs")).pipe(
         Effect.mapError((e) => new UsageError({ message: `Could not save binary output: ${e.message}` }))
       )
-      const hint = outputBudgetHint(config, tool.server)
-      const shaped = shapeCallResult(
-        { content: persisted.content, structuredContent: result.structuredContent },
-        budgetChars(outputTokensFor(config, tool.server)),
-        hint
+      const input = { content: persisted.content, structuredContent: result.structuredContent }
+      const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
+      let shaped = shapeCallResult(input, budget.chars, budget.hint)
+      // The whole text goes to a content-addressed file only when something was cut, and the
+      // markers then say where it is.
+      const full = flags.saveFull && shaped.truncated ? fullText(input) : undefined
+      const saved = full === undefined ? undefined : yield* persistBytes(Path.join(config.home, "outputs"), Buffer.from(full), "text/plain").pipe(
+        Effect.mapError((e) => new UsageError({ message: `Could not save the full text: ${e.message}` }))
       )
+      if (saved) shaped = shapeCallResult(input, budget.chars, savedHint(saved.path, full!.length))
       const isError = result.isError === true
       if (isError) yield* setExitCode(1)
       if (flags.json) {
@@ -96,6 +104,7 @@ export const call = Command.make(
           structuredContent: shaped.structuredContent ?? null,
           truncated: shaped.truncated,
           ...(shaped.notes.length > 0 ? { notes: shaped.notes } : {}),
+          ...(saved ? { fullText: saved.path } : {}),
           files: persisted.files
         })
       }
@@ -108,6 +117,8 @@ export const call = Command.make(
         ;(isError ? err : out)(text)
       }
       for (const note of shaped.notes) err(`note: ${note}`)
-      if (shaped.truncated) err(`note: ${hint}`)
+      if (saved) err(`note: full text saved to ${saved.path}`)
+      // How to see the rest, in words: the setting that decided the budget, or --save-full.
+      else if (shaped.truncated) err(`note: ${budget.hint}, or pass --save-full to keep the whole text in a file`)
     }))
 ).pipe(Command.withDescription("Run one tool (after the permission check) and print its result"))

@@ -34,7 +34,13 @@ const reportServers = Effect.gen(function*() {
   err(`mcpctl serve: ${connected} of ${states.length} server${states.length === 1 ? "" : "s"} connected`)
 })
 
-export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http }, (flags) =>
+const toolSearch = Options.boolean("tool-search").pipe(
+  Options.withDescription(
+    "List only search_tools and call_tool (plus the tools of servers with \"alwaysLoad\": true) instead of every tool"
+  )
+)
+
+export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http, toolSearch }, (flags) =>
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
@@ -43,7 +49,11 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, ht
       // Loaded only now: the SDK's server side (with its HTTP framework) would otherwise be
       // loaded, and set up, by every command's cold start.
       const { Gateway } = yield* Effect.promise(() => import("@mcpctl/core/Gateway"))
-      const layer = Option.match(flags.http, { onNone: () => Gateway.layerStdio, onSome: (port) => Gateway.layerHttp({ port }) })
+      const options = { toolSearch: flags.toolSearch }
+      const layer = Option.match(flags.http, {
+        onNone: () => Gateway.layerStdioWith(options),
+        onSome: (port) => Gateway.layerHttp({ port, ...options })
+      })
       yield* Effect.flatMap(Gateway, (gateway) => {
         err(`mcpctl serve: serving MCP on ${gateway.address}`)
         return Effect.zipRight(Effect.forkScoped(reportServers), gateway.closed)

@@ -1,11 +1,12 @@
 /** `mcpctl servers`: connect every enabled server and report each. */
 import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
 import { ConnectionPool, type ServerState } from "@mcpctl/core/ConnectionPool"
 import { listPrompts, listResources } from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
 import * as Flags from "../Flags.js"
-import { runOnHost, unavailableWhenAllFailed } from "../Host.js"
+import { runOnHost, setExitCode, unavailableWhenAllFailed } from "../Host.js"
 import { makeProgress, neededServers } from "../Progress.js"
 import { err, json, out, table } from "../Render.js"
 
@@ -78,9 +79,23 @@ export const gather = Effect.gen(function*() {
 
 const dash = (n: number | null) => (n === null ? "-" : String(n))
 
-export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc }, (flags) =>
+const check = Options.boolean("check").pipe(
+  Options.withDescription("Exit 4 when any enabled server is not connected (a health check for scripts)")
+)
+
+/** The enabled servers that are not connected: what `--check` fails on (pure). */
+export const unhealthy = (reports: ReadonlyArray<Pick<ServerReport, "name" | "status">>) =>
+  reports.filter((r) => r.status !== "connected" && r.status !== "disabled")
+
+export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc, check }, (flags) =>
   runOnHost("servers", flags, Effect.gen(function*() {
     const reports = yield* gather
+    const down = unhealthy(reports)
+    if (flags.check && down.length > 0) {
+      yield* setExitCode(4)
+      err(`servers --check: ${down.length} of ${reports.filter((r) => r.status !== "disabled").length} enabled servers ` +
+        `not connected: ${down.map((r) => `${r.name} (${r.status})`).join(", ")}`)
+    }
     const needed = reports.filter((r) => r.status !== "disabled").map((r) => r.name)
     const failed = reports.filter((r) => r.status === "failed" || r.status === "needs-auth").map((r) => r.name)
     if (flags.json) {

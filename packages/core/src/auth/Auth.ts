@@ -21,6 +21,7 @@ import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth } from "../pool/NeedsAuthCache.js"
 import { redactSecrets } from "../Redact.js"
 import { networkFailure } from "../transport/TransportErrors.js"
+import { proxyFetch } from "../transport/Proxy.js"
 import {
   deleteStored,
   loopbackRedirectUrl,
@@ -192,7 +193,7 @@ type Probe =
 const probeChallenge = (url: string, sse: boolean): Effect.Effect<Probe> =>
   Effect.tryPromise({
     try: async (signal): Promise<Probe> => {
-      const res = await fetch(url, sse
+      const res = await proxyFetch()(url, sse
         ? { method: "GET", headers: { accept: "text/event-stream" }, signal }
         : {
           method: "POST",
@@ -329,7 +330,9 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       ...(hints.resourceMetadataUrl ? { resourceMetadataUrl: hints.resourceMetadataUrl } : {})
     }
     const run = (params: Parameters<typeof auth>[1], what: string) =>
-      Effect.tryPromise({ try: () => auth(provider, params), catch: (cause) => cause }).pipe(Effect.catchAll(fail(what)))
+      Effect.tryPromise({ try: () => auth(provider, { ...params, fetchFn: proxyFetch() }), catch: (cause) => cause }).pipe(
+        Effect.catchAll(fail(what))
+      )
     let first = yield* run(base, "discovering, registering or refreshing")
     // Refresh keeps the registration its token was issued to; only a browser flow needs a client
     // registered for this loopback port, which strict servers compare exactly.

@@ -70,7 +70,7 @@ export const parseToolName = (fq: string): { readonly server: string; readonly t
 
 /**
  * Servers can ship descriptions of many kilobytes; every one of them lands in a model's context,
- * so the catalogue caps them (CLI.md, Names).
+ * so the catalogue caps them (docs/CLI.md, Names).
  */
 export const MAX_DESCRIPTION_LENGTH = 2048
 

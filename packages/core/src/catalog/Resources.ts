@@ -18,7 +18,8 @@ import { ErrorCode, LoggingMessageNotificationSchema, McpError } from "@modelcon
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type { ResolvedServer } from "../config/ServerConfig.js"
-import { cachedOnConnection, type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { ListKey } from "../pool/ConnectionLists.js"
+import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import { type ContentItem, type FileContent } from "../content/ContentItem.js"
 import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
@@ -88,23 +89,28 @@ const fetchPrompts = emptyWhenNotImplemented((c, signal) =>
     return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   }))
 
+/** The lists on a connection (`connection.lists`): resources/list_changed drops templates too. */
+const resourcesList = new ListKey<ReadonlyArray<ServerResource>>("resources", "resources")
+const templatesList = new ListKey<ReadonlyArray<ServerResourceTemplate>>("templates", "resources")
+const promptsList = new ListKey<ReadonlyArray<ServerPrompt>>("prompts", "prompts")
+
 /** A server's resources; empty when it does not offer resources. */
 export const listResources = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "resources/list", (c, signal): Promise<ReadonlyArray<ServerResource>> =>
-      c.capabilities?.resources ? cachedOnConnection(c, "resources", signal, fetchResources) : Promise.resolve([])))
+      c.capabilities?.resources ? c.lists.get(resourcesList, () => fetchResources(c, signal)) : Promise.resolve([])))
 
 /** A server's resource templates; empty when it does not offer resources. */
 export const listResourceTemplates = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "resources/templates/list", (c, signal): Promise<ReadonlyArray<ServerResourceTemplate>> =>
-      c.capabilities?.resources ? cachedOnConnection(c, "templates", signal, fetchTemplates) : Promise.resolve([])))
+      c.capabilities?.resources ? c.lists.get(templatesList, () => fetchTemplates(c, signal)) : Promise.resolve([])))
 
 /** A server's prompts; empty when it does not offer prompts. */
 export const listPrompts = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "prompts/list", (c, signal): Promise<ReadonlyArray<ServerPrompt>> =>
-      c.capabilities?.prompts ? cachedOnConnection(c, "prompts", signal, fetchPrompts) : Promise.resolve([])))
+      c.capabilities?.prompts ? c.lists.get(promptsList, () => fetchPrompts(c, signal)) : Promise.resolve([])))
 
 /** Reads one resource. */
 export const readResource = (server: string, uri: string) =>
@@ -173,8 +179,8 @@ export const listAllResources = (servers?: ReadonlyArray<string>) =>
   })
 
 /**
- * Resources grouped by server name, the shape of the seeds' `mcp_resources` dictionary that a
- * host hands to a model; servers that fail are left out (use {@link listAllResources} for why).
+ * Resources grouped by server name, the shape of the `mcp_resources` dictionary an agent host
+ * hands to a model; servers that fail are left out (use {@link listAllResources} for why).
  */
 export const resourcesByServer = (servers?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -400,9 +406,14 @@ export const setLogLevel = (server: string, level: LoggingLevel) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "logging/setLevel", async (c, signal): Promise<boolean> => {
       if (!c.capabilities?.logging) return false
-      await cachedOnConnection(c, `logLevel:${level}`, signal, (conn, s) => conn.client.setLoggingLevel(level, { signal: s }))
+      await c.lists.get(logLevelSet[level], () => c.client.setLoggingLevel(level, { signal }))
       return true
     }))
+
+/** "`logging/setLevel` was sent with this level" on a connection, per level. */
+const logLevelSet = Object.fromEntries(
+  logLevels.map((level) => [level, new ListKey<unknown>(`logLevel:${level}`, undefined)])
+) as Record<LoggingLevel, ListKey<unknown>>
 
 /** The MCP log level names. */
 export type LogLevel = LoggingLevel

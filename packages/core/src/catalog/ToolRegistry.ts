@@ -9,20 +9,26 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import { McpConfig } from "../config/McpConfig.js"
-import { unknownServerMessage } from "../config/ServerConfig.js"
-import { cachedOnConnection, type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
+import { ListKey } from "../pool/ConnectionLists.js"
+import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import {
   type ConfigError,
   type PermissionDenied,
   type ServerUnavailable,
+  ToolChanged,
   ToolTimeout,
   UsageError
 } from "../Errors.js"
 import { didYouMean } from "../Suggest.js"
 import { toolHints } from "./Annotations.js"
 import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
+import { changedMessage, definitionHash, type PinState, Pins } from "./Pins.js"
+import { rank } from "./Search.js"
+import { hiddenBy, hiddenMessage } from "./ToolFilter.js"
 import { Permission } from "../permission/Permission.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 
@@ -44,6 +50,31 @@ export interface McpTool {
   readonly concurrencySafe: boolean
   readonly inputSchema: Tool["inputSchema"]
   readonly outputSchema: Tool["outputSchema"] | undefined
+  /** sha256 of the definition as the server sent it: what pinning compares (Pins.ts). */
+  readonly hash: string
+  /**
+   * Pinning's verdict (CLI.md, Pinning): `changed` tools are refused until trusted. Absent when
+   * the host pins nothing (a registry built without the `Pins` service).
+   */
+  readonly pin?: PinState | undefined
+  /** The server's output-size hint for this tool, in characters (`_meta["anthropic/maxResultSizeChars"]`). */
+  readonly maxResultChars?: number | undefined
+}
+
+/** A ranked tool of `ToolRegistry.search`. */
+export interface SearchResult {
+  readonly tool: McpTool
+  readonly score: number
+}
+
+/** The `_meta` key of a server's output-size hint (characters; Claude Code reads the same key). */
+export const RESULT_SIZE_META = "anthropic/maxResultSizeChars"
+/** The most a server's hint may raise a tool's output budget to, in characters. */
+export const MAX_RESULT_CHARS_HINT = 500_000
+
+const resultSizeHint = (tool: Tool): number | undefined => {
+  const v = (tool._meta as Record<string, unknown> | undefined)?.[RESULT_SIZE_META]
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.min(Math.floor(v), MAX_RESULT_CHARS_HINT) : undefined
 }
 
 /** A server whose tools could not be listed, as `tools --json` reports it. */
@@ -70,7 +101,9 @@ export const toMcpTool = (server: string, tool: Tool): McpTool => {
     idempotent: hints.idempotent,
     concurrencySafe: hints.readOnly,
     inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema
+    outputSchema: tool.outputSchema,
+    hash: definitionHash(tool),
+    ...(resultSizeHint(tool) !== undefined ? { maxResultChars: resultSizeHint(tool) } : {})
   }
 }
 
@@ -101,7 +134,7 @@ export interface CallOptions {
   readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined
 }
 
-export type CallError = ServerUnavailable | RequestError | ToolTimeout | UsageError | PermissionDenied | ConfigError
+export type CallError = ServerUnavailable | RequestError | ToolTimeout | UsageError | PermissionDenied | ConfigError | ToolChanged
 
 /** The SDK's own request timer must never fire before ours; this is "no SDK timeout". */
 const SDK_NO_TIMEOUT = 2_147_483_647
@@ -114,7 +147,10 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
       readonly tools: ReadonlyArray<McpTool>
       readonly errors: ReadonlyArray<ListError>
     }>
-    /** Tools of one server; cached on its connection until it closes or the list changes. */
+    /**
+     * Tools of one server; cached on its connection until it closes or the list changes. Tools
+     * hidden by the server's `includeTools`/`excludeTools` are not there.
+     */
     readonly listServer: (server: string) => Effect.Effect<ReadonlyArray<McpTool>, ServerUnavailable | RequestError>
     /** Finds a tool by its qualified name. */
     readonly resolve: (name: string) => Effect.Effect<McpTool, UsageError | ServerUnavailable | RequestError>
@@ -128,6 +164,22 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
       args: Record<string, unknown>,
       options?: CallOptions
     ) => Effect.Effect<{ readonly tool: McpTool; readonly result: CallToolResult }, CallError>
+    /**
+     * The tools of the given servers (default: all enabled) ranked for a plain-words query
+     * (Search.ts: BM25F over name, title, description and parameter names), best first.
+     */
+    readonly search: (query: string, options?: {
+      readonly limit?: number | undefined
+      readonly servers?: ReadonlyArray<string> | undefined
+    }) => Effect.Effect<{ readonly results: ReadonlyArray<SearchResult>; readonly errors: ReadonlyArray<ListError> }>
+    /**
+     * Accepts the current definitions of a server's tools (or of one, by its own or qualified
+     * name) as pinned: `changed` tools run again, `new` ones lose the mark. The names trusted.
+     */
+    readonly trust: (server: string, tool?: string) => Effect.Effect<
+      ReadonlyArray<string>,
+      UsageError | ConfigError | ServerUnavailable | RequestError
+    >
   }
 >() {
   /** The catalogue over the pool; uses `Elicitation` when the context has one (it is optional). */
@@ -137,12 +189,24 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
   )
 }
 
-const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<McpTool>> => {
-  const tools: Array<McpTool> = []
+/** A server's tools as listed over one connection, and by name for `call`. */
+interface ToolList {
+  readonly tools: ReadonlyArray<McpTool>
+  readonly byName: ReadonlyMap<string, McpTool>
+}
+
+/** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
+const toolsList = new ListKey<ToolList>("tools", "tools")
+
+const noTools: ToolList = { tools: [], byName: new Map() }
+
+/** Every tool a server lists, page by page, as it sent them. */
+const listAll = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> => {
+  const tools: Array<Tool> = []
   let cursor: string | undefined
   do {
     const page = await connection.client.listTools(cursor ? { cursor } : undefined, { signal })
-    for (const tool of page.tools) tools.push(toMcpTool(connection.server.name, tool))
+    tools.push(...page.tools)
     cursor = page.nextCursor
   } while (cursor)
   return tools
@@ -153,27 +217,54 @@ const make = Effect.gen(function*() {
   const permission = yield* Permission
   const config = yield* McpConfig
   const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
+  const pins = Option.getOrUndefined(yield* Effect.serviceOption(Pins))
+  const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
+  const serverOf = new Map(pool.servers.map((s) => [s.name, s] as const))
+  // The definition each catalogue entry was made from, for pin diffs and `trust`.
+  const definitions = new WeakMap<McpTool, Tool>()
 
-  // Tools by name per fetched list, so `call` finds its tool without a round through the pool.
-  // Keyed by the cached promise: when the list is dropped (closed, list_changed), so is this.
-  const indexes = new WeakMap<Promise<unknown>, ReadonlyMap<string, McpTool>>()
+  // Every listing (the first, and each after a list_changed) goes through the pins and the
+  // server's filters before anyone sees it, so no host switches silently to a changed definition.
+  const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
+    const server = connection.server
+    const listed = await listAll(connection, signal)
+    if (pins) await runPromise(pins.observe(server, listed))
+    const tools: Array<McpTool> = []
+    for (const t of listed) {
+      if (hiddenBy(server.config, t.name)) continue
+      const tool = toMcpTool(server.name, t)
+      definitions.set(tool, t)
+      tools.push(tool)
+    }
+    return { tools, byName: new Map(tools.map((t) => [t.name, t])) }
+  }
 
-  const listServer = (server: string) =>
-    pool.run(server, "tools/list", (connection, signal) => {
-      if (!connection.capabilities?.tools) return Promise.resolve([])
-      const listed = cachedOnConnection(connection, "tools", signal, fetchTools)
-      if (!indexes.has(listed)) {
-        listed.then((tools) => indexes.set(listed, new Map(tools.map((t) => [t.name, t]))), () => undefined)
-      }
-      return listed
-    })
+  /** The tool with pinning's current verdict (the store may have changed since it was listed). */
+  const withPin = (tool: McpTool): McpTool => {
+    const server = pins && serverOf.get(tool.server)
+    return server ? { ...tool, pin: pins!.state(server, tool.tool, tool.hash) } : tool
+  }
 
-  /** The tool from an already fetched list of a live connection, or undefined (synchronous). */
+  const listCached = (server: string) =>
+    Effect.map(
+      pool.run(server, "tools/list", (connection, signal) =>
+        connection.capabilities?.tools
+          ? connection.lists.get(toolsList, () => fetchTools(connection, signal))
+          : Promise.resolve(noTools)),
+      (list) => list.tools
+    )
+
+  /**
+   * The tool from the fetched list of a live connection, or undefined (synchronous), so `call`
+   * finds its tool without a round through the pool.
+   */
   const lookup = (name: string): McpTool | undefined => {
     const parsed = parseToolName(name)
-    const listed = parsed && pool.peek(parsed.server)?.cache.get("tools")
-    return listed ? indexes.get(listed)?.get(name) : undefined
+    return parsed && pool.peek(parsed.server)?.lists.peek(toolsList)?.byName.get(name)
   }
+
+  const listServer = (server: string) =>
+    pins ? Effect.map(listCached(server), (tools) => tools.map(withPin)) : listCached(server)
 
   const list = (servers?: ReadonlyArray<string>) =>
     Effect.gen(function*() {
@@ -219,9 +310,10 @@ const make = Effect.gen(function*() {
           })
         )
       }
-      const tools = yield* listServer(parsed.server)
+      const tools = yield* listCached(parsed.server)
       const tool = tools.find((t) => t.name === name)
       if (!tool) {
+        yield* failIfHidden(serverOf.get(parsed.server)!, name)
         return yield* Effect.fail(
           new UsageError({
             message: `Server "${parsed.server}" has no tool ${name}.${didYouMean(name, tools.map((t) => t.name))} Its tools: ${
@@ -233,6 +325,35 @@ const make = Effect.gen(function*() {
       return tool
     })
 
+  // Only on the error path: the server's own list, unfiltered, tells a hidden tool from a typo.
+  const failIfHidden = (server: ResolvedServer, name: string) =>
+    Effect.gen(function*() {
+      if (server.config.includeTools === undefined && server.config.excludeTools === undefined) return
+      const all = yield* pool.run(server.name, "tools/list", listAll)
+      const match = all.find((t) => buildToolName(server.name, t.name) === name)
+      const hidden = match && hiddenBy(server.config, match.name)
+      if (match && hidden) return yield* Effect.fail(new UsageError({ message: hiddenMessage(server, name, match.name, hidden) }))
+    })
+
+  /** Refuses a tool whose definition changed since it was pinned, unless the store says it was trusted meanwhile. */
+  const checkPin = (tool: McpTool): Effect.Effect<void, ToolChanged> => {
+    const server = pins && serverOf.get(tool.server)
+    if (!server || pins!.state(server, tool.tool, tool.hash) !== "changed") return Effect.void
+    return Effect.flatMap(pins!.reload, () => {
+      if (pins!.state(server, tool.tool, tool.hash) !== "changed") return Effect.void
+      const definition = definitions.get(tool)
+      const changes = definition ? pins!.changes(server, definition) : []
+      return Effect.fail(
+        new ToolChanged({
+          server: tool.server,
+          tool: tool.name,
+          changed: changes.map((c) => c.part),
+          message: changedMessage(tool.name, server, tool.tool, changes)
+        })
+      )
+    })
+  }
+
   const serverTimeouts = new Map(pool.servers.map((s) => [s.name, s.config.timeout] as const))
   const timeoutFor = (tool: McpTool, options?: CallOptions): number | undefined => {
     if (options?.timeoutMs !== undefined) return options.timeoutMs
@@ -242,7 +363,7 @@ const make = Effect.gen(function*() {
   // A plain pipeline rather than a generator: this is the per-call hot path (see bench/).
   const call = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
     Effect.flatMap(resolve(name), (tool) =>
-      permission.authorize({
+      Effect.zipRight(checkPin(tool), permission.authorize({
         tool: tool.name,
         server: tool.server,
         toolName: tool.tool,
@@ -256,7 +377,7 @@ const make = Effect.gen(function*() {
       }).pipe(
         Effect.zipRight(Effect.suspend(() => elicitation ? sendWithSteps(tool, args, options) : send(tool, args, options))),
         Effect.map((result) => ({ tool, result }))
-      ))
+      )))
 
   // A call refused with -32042 names the steps (URLs) the user must complete first; the typed
   // error keeps only the code, so the steps are caught on the way. After the steps the call is
@@ -323,6 +444,44 @@ const make = Effect.gen(function*() {
     )
   }
 
-  return ToolRegistry.of({ list, listServer, resolve, call })
+  const search = (query: string, options?: { readonly limit?: number | undefined; readonly servers?: ReadonlyArray<string> | undefined }) =>
+    Effect.map(list(options?.servers), ({ errors, tools }) => ({
+      results: rank(tools, (t) => ({
+        name: t.tool,
+        title: t.title,
+        description: t.description,
+        parameters: Object.keys(t.inputSchema.properties ?? {})
+      }), query, options?.limit).map(({ item, score }) => ({ tool: item, score })),
+      errors
+    }))
+
+  const trust = (name: string, only?: string) =>
+    Effect.gen(function*() {
+      const server = serverOf.get(name) ?? pool.servers.find((s) => s.originalName === name)
+      if (!server) return yield* Effect.fail(new UsageError({ message: unknownServerMessage([name], pool.servers) }))
+      if (!pins || server.config.pin === false) {
+        return yield* Effect.fail(new UsageError({
+          message: `Tool pinning is off for "${server.name}"${server.config.pin === false ? ` ("pin": false in ${server.source})` : ""}: there is nothing to trust.`
+        }))
+      }
+      const tools = yield* listCached(server.name)
+      const chosen = only === undefined ? tools : tools.filter((t) => t.tool === only || t.name === only)
+      if (only !== undefined && chosen.length === 0) {
+        return yield* Effect.fail(new UsageError({
+          message: `Server "${server.name}" has no tool "${only}". Its tools: ${tools.map((t) => t.tool).join(", ") || "none"}.`
+        }))
+      }
+      return yield* pins.trust(server, chosen.map((t) => definitions.get(t)!))
+    })
+
+  // One span per call, around all of it (resolve, permission, the request); the hot path inside
+  // is untraced.
+  const tracedCall = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
+    Effect.withSpan(call(name, args, options), "ToolRegistry.call", {
+      captureStackTrace: false,
+      attributes: { server: parseToolName(name)?.server, tool: name }
+    })
+
+  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall, search, trust })
 })
 

@@ -30,14 +30,3 @@ export const outputTokensFor = (config: Settings, server: string): number =>
   config.servers.find((s) => s.name === server)?.config.maxOutputTokens ?? config.limits.maxOutputTokens
 
 
-/**
- * How to see more of a call's output when the budget cut it: the setting that decided the budget
- * (the server's own `maxOutputTokens`, naming its file, else `MAX_MCP_OUTPUT_TOKENS`) and its value.
- */
-export const outputBudgetHint = (config: Settings, server: string): string => {
-  const s = config.servers.find((x) => x.name === server)
-  const own = s?.config.maxOutputTokens
-  return own !== undefined
-    ? `raise "maxOutputTokens" of ${server} in ${s!.source} (now ${own} tokens) to see more`
-    : `raise MAX_MCP_OUTPUT_TOKENS (now ${config.limits.maxOutputTokens} tokens) to see more`
-}

@@ -30,6 +30,32 @@ export const OAuthOptions = Schema.Struct({
 })
 export type OAuthOptions = typeof OAuthOptions.Type
 
+/** Per-tool settings of a server, keyed by the server's own tool name. */
+export const ToolSettings = Schema.Struct({
+  /** Output budget of this tool's calls, in tokens; overrides the server's and any `_meta` hint. */
+  maxOutputTokens: Schema.optional(Schema.Number)
+})
+export type ToolSettings = typeof ToolSettings.Type
+
+/**
+ * What every server entry may carry about its catalogue (CLI.md, Settings): which of its tools
+ * exist for mcpctl at all, whether they are loaded up front by `serve --tool-search`, whether
+ * their definitions are pinned, and per-tool output budgets. The same names other hosts use
+ * (gemini-cli `includeTools`/`excludeTools`; Codex `enabled_tools`/`disabled_tools` map onto them).
+ */
+const catalogFields = {
+  /** Globs on the server's own tool names: only matching tools are listed and callable. */
+  includeTools: Schema.optional(Schema.Array(Schema.String)),
+  /** Globs on the server's own tool names: matching tools are hidden (wins over `includeTools`). */
+  excludeTools: Schema.optional(Schema.Array(Schema.String)),
+  /** `serve --tool-search` lists this server's tools directly instead of behind `search_tools`. */
+  alwaysLoad: Schema.optional(Schema.Boolean),
+  /** `false`: do not pin this server's tool definitions (CLI.md, Pinning). Default true. */
+  pin: Schema.optional(Schema.Boolean),
+  /** Per-tool settings by the server's own tool name. */
+  tools: Schema.optional(Schema.Record({ key: Schema.String, value: ToolSettings }))
+}
+
 /** A local server: a child process speaking JSON-RPC over stdin/stdout. */
 export const StdioServerConfig = Schema.Struct({
   type: Schema.optional(Schema.Literal("stdio")),
@@ -40,7 +66,8 @@ export const StdioServerConfig = Schema.Struct({
   timeout: Schema.optional(Schema.Number),
   /** Output budget of this server's calls, in tokens; overrides `MAX_MCP_OUTPUT_TOKENS`. */
   maxOutputTokens: Schema.optional(Schema.Number),
-  disabled: Schema.optional(Schema.Boolean)
+  disabled: Schema.optional(Schema.Boolean),
+  ...catalogFields
 })
 export type StdioServerConfig = typeof StdioServerConfig.Type
 
@@ -53,7 +80,8 @@ export const RemoteServerConfig = Schema.Struct({
   /** Output budget of this server's calls, in tokens; overrides `MAX_MCP_OUTPUT_TOKENS`. */
   maxOutputTokens: Schema.optional(Schema.Number),
   disabled: Schema.optional(Schema.Boolean),
-  oauth: Schema.optional(OAuthOptions)
+  oauth: Schema.optional(OAuthOptions),
+  ...catalogFields
 })
 export type RemoteServerConfig = typeof RemoteServerConfig.Type
 
@@ -106,7 +134,7 @@ export interface PermissionRules {
   } | undefined
 }
 
-/** Knobs read from the environment (CLI.md, Environment), with their defaults applied. */
+/** Knobs read from the environment (docs/CLI.md, Environment), with their defaults applied. */
 export interface Limits {
   /** `MCP_TIMEOUT`: connect timeout per server, ms. */
   readonly connectTimeoutMs: number
@@ -142,6 +170,28 @@ export interface LoadOptions {
   readonly home?: string
   /** Servers given on the command line (`--url`, `--stdio`): scope `adhoc`, highest precedence. */
   readonly adhoc?: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig }>
+  /**
+   * Asks for a VS Code input that a `--config` file's server uses and the environment does not
+   * set (a terminal prompt); undefined or an undefined answer makes it a configuration error.
+   */
+  readonly askInput?: ((input: HostInput) => Promise<string | undefined>) | undefined
+}
+
+/**
+ * A VS Code `inputs` entry that servers of a `--config` file use (`${input:id}`): its value comes
+ * from the variable `MCPCTL_INPUT_<ID>`, else it is asked on a terminal (`LoadOptions.askInput`).
+ */
+export interface HostInput {
+  readonly id: string
+  /** The variable the value is read from, `MCPCTL_INPUT_<ID>`. */
+  readonly variable: string
+  /** The servers (names as written) whose entries use it. */
+  readonly servers: ReadonlyArray<string>
+  readonly description?: string | undefined
+  /** Asked without echo. */
+  readonly password: boolean
+  /** False when the file uses `${input:id}` without declaring it under `inputs`. */
+  readonly declared: boolean
 }
 
 /** One settings file after parsing and decoding, before merge and `${VAR}` expansion. */
@@ -149,6 +199,8 @@ export interface ParsedSettings {
   readonly servers: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig }>
   readonly permissions: PermissionRules
   readonly warnings: ReadonlyArray<string>
+  /** VS Code inputs used by this file's servers (other hosts' formats only). */
+  readonly inputs?: ReadonlyArray<HostInput> | undefined
 }
 
 /** A parsed file tagged with where it came from, the input of `mergeSettings`. */

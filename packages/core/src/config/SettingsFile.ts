@@ -109,3 +109,47 @@ export const addPermissionRule = Effect.fn("SettingsFile.addPermissionRule")(
     }))
   }
 )
+
+/** What `writeServerEntries` did (or, with `dryRun`, would do). */
+export interface EntriesWritten {
+  /** Names written that the file did not define. */
+  readonly added: ReadonlyArray<string>
+  /** Names the file defined and `force` replaced. */
+  readonly replaced: ReadonlyArray<string>
+  /** Names the file already defines, left as they are (no `force`). */
+  readonly skipped: ReadonlyArray<string>
+  /** Allow rules appended. */
+  readonly allowed: ReadonlyArray<string>
+}
+
+/**
+ * Writes several servers (and allow rules) into one file in one atomic write (`import`): a name
+ * the file already defines is skipped unless `force`; comments and formatting are kept.
+ */
+export const writeServerEntries = Effect.fn("SettingsFile.writeServerEntries")(function*(
+  file: string,
+  entries: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig | Record<string, unknown> }>,
+  options: { readonly force?: boolean; readonly allow?: ReadonlyArray<string>; readonly dryRun?: boolean } = {}
+) {
+  const { text, value } = yield* read(file)
+  const existing: Record<string, unknown> = typeof value.mcpServers === "object" && value.mcpServers !== null ? value.mcpServers : {}
+  const result = { added: [] as Array<string>, replaced: [] as Array<string>, skipped: [] as Array<string>, allowed: [] as Array<string> }
+  let next = text
+  for (const { config, name } of entries) {
+    const defined = Object.hasOwn(existing, name)
+    if (defined && !options.force) {
+      result.skipped.push(name)
+      continue
+    }
+    next = yield* edit(file, next, ["mcpServers", name], config)
+    ;(defined ? result.replaced : result.added).push(name)
+  }
+  const rules: unknown = value.permissions?.allow
+  const have = Array.isArray(rules) ? rules : []
+  const add = [...new Set(options.allow ?? [])].filter((rule) => !have.includes(rule))
+  if (add.length > 0 && !Array.isArray(rules)) next = yield* edit(file, next, ["permissions", "allow"], add)
+  else for (const rule of add) next = yield* edit(file, next, ["permissions", "allow", -1], rule, true)
+  result.allowed.push(...add)
+  if (!options.dryRun && next !== text) yield* writeAtomic(file, next)
+  return result as EntriesWritten
+})

@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
+import { readFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { homedir } from "node:os"
 import * as Path from "node:path"
@@ -31,6 +32,7 @@ import {
   type TransportKind
 } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
+import { formatTitle, type HostContext, type HostSettings, readHostSettings } from "./HostFormats.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure logic
@@ -149,7 +151,13 @@ const lineCol = (text: string, offset: number) => {
  * Parses one settings file (JSON with comments and trailing commas) and decodes it; every problem
  * of the file is reported at once, each with its JSON path, so one edit round fixes them all.
  */
-export function parseSettingsText(text: string, file: string): Either.Either<ParsedSettings, ConfigError> {
+export function parseSettingsText(text: string, file: string, host?: HostContext): Either.Either<ParsedSettings, ConfigError> {
+  // `--config` files may be any host's (HostFormats.ts): translated, then decoded like ours.
+  if (host) {
+    const read = readHostSettings(text, file, host)
+    if (Either.isLeft(read)) return Either.left(read.left)
+    if (read.right.format !== "mcpctl") return decodeHostSettings(read.right, file)
+  }
   const syntax: Array<JsoncError> = []
   const raw: unknown = text.trim() === "" ? {} : parseJsonc(text, syntax, { allowTrailingComma: true })
   if (syntax.length > 0) {
@@ -205,6 +213,54 @@ export function parseSettingsText(text: string, file: string): Either.Either<Par
     }))
   }
   return Either.right({ servers, permissions: { allow: perms?.allow ?? [], ask: perms?.ask ?? [], deny: perms?.deny ?? [] }, warnings })
+}
+
+/**
+ * Decodes the servers another host's file was translated into. Fields the translation kept but
+ * mcpctl's entries do not know yet (`includeTools`) join the fields it could not carry over in
+ * one warning, under the names the file uses.
+ */
+export function decodeHostSettings(host: HostSettings, file: string): Either.Either<ParsedSettings, ConfigError> {
+  const problems: Array<{ path: string; message: string }> = []
+  const unhonoured = [...host.unhonoured]
+  const decode = <A>(schema: Schema.Schema<A, any>, value: unknown, at: string): A | undefined => {
+    const r = Schema.decodeUnknownEither(schema, { errors: "all" })(value)
+    if (Either.isRight(r)) return r.right
+    problems.push(...issues(r.left, at))
+  }
+  const servers: Array<{ name: string; config: ServerConfig }> = []
+  for (const s of host.servers) {
+    const at = s.at.join(".")
+    const hasCommand = "command" in s.entry, hasUrl = "url" in s.entry
+    if (hasCommand === hasUrl) {
+      problems.push({ path: at, message: hasCommand ? `has both a command and a URL; keep one` : `needs a command or a URL` })
+      continue
+    }
+    const schema = hasCommand ? StdioServerConfig : RemoteServerConfig
+    const extra = unknownKeys(s.entry, Object.keys(schema.fields))
+    for (const k of extra) unhonoured.push(`${at}.${(s.fields[k] ?? [k]).join(".")}`)
+    const entry = Object.fromEntries(Object.entries(s.entry).filter(([k]) => !extra.includes(k)))
+    const config = decode(schema as Schema.Schema<ServerConfig, any>, entry, at)
+    if (config) servers.push({ name: s.name, config })
+  }
+  const perms = decode(PermissionsShape, host.permissions, "permissions")
+  if (problems.length > 0) {
+    return Either.left(new ConfigError({
+      message: `${file} (${formatTitle[host.format]} format): invalid settings:\n` +
+        `${problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\nFix these fields.`,
+      file,
+      path: problems[0]!.path
+    }))
+  }
+  const warnings = unhonoured.length > 0
+    ? [`${file} (${formatTitle[host.format]} format): mcpctl cannot honour ${unhonoured.join(", ")}; ignored.`]
+    : []
+  return Either.right({
+    servers,
+    permissions: { allow: perms?.allow ?? [], ask: perms?.ask ?? [], deny: perms?.deny ?? [] },
+    warnings,
+    inputs: host.inputs
+  })
 }
 
 const dedupe = (xs: ReadonlyArray<string>) => Array.from(new Set(xs))
@@ -327,6 +383,47 @@ const readSettings = (file: string, required: boolean) =>
     })
   })
 
+const readTextOrUndefined = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The VS Code inputs that enabled servers use and the environment does not set: asked (on a
+ * terminal), else a configuration error naming the input, its server and the variable to set.
+ */
+const inputValues = (
+  servers: ReadonlyArray<MergedServer>,
+  files: ReadonlyArray<ScopedSettings>,
+  env: Env,
+  ask: LoadOptions["askInput"]
+) =>
+  Effect.gen(function*() {
+    const values: Record<string, string> = {}
+    for (const f of files) {
+      for (const input of f.settings.inputs ?? []) {
+        if (env[input.variable] !== undefined || values[input.variable] !== undefined) continue
+        const users = servers.filter((s) => s.source === f.source && !s.config.disabled && input.servers.includes(s.originalName))
+        if (users.length === 0) continue
+        const answer = ask ? yield* Effect.promise(() => ask(input)) : undefined
+        if (answer === undefined) {
+          return yield* new ConfigError({
+            message: `${f.source}: server "${users[0]!.originalName}" uses the VS Code input "${input.id}"` +
+              `${input.description ? ` (${input.description})` : ""}${input.declared ? "" : ", which \"inputs\" does not declare"}, ` +
+              `and there is no terminal to ask on. Set ${input.variable} in the environment, or run on a terminal.`,
+            file: f.source,
+            path: `inputs.${input.id}`
+          })
+        }
+        values[input.variable] = answer
+      }
+    }
+    return values
+  })
+
 /** The settings files of every scope, lowest precedence first; scopes that share a file read it once. */
 export function settingsFiles(projectDir: string, home: string, configFiles: ReadonlyArray<string> = []) {
   const files: Array<{ scope: Scope; path: string; required: boolean }> = [
@@ -365,16 +462,20 @@ export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions =
   const files = settingsFiles(projectDir, home, options.configFiles)
   const texts = yield* Effect.forEach(files, (f) => readSettings(f.path, f.required), { concurrency: "unbounded" })
   const scoped: Array<ScopedSettings> = []
+  const host: HostContext = { projectDir, mode: "read", readText: readTextOrUndefined }
   for (const [i, f] of files.entries()) {
     const text = texts[i]
-    if (text !== undefined) scoped.push({ scope: f.scope, source: f.path, settings: yield* parseSettingsText(text, f.path) })
+    if (text !== undefined) {
+      scoped.push({ scope: f.scope, source: f.path, settings: yield* parseSettingsText(text, f.path, f.scope === "flag" ? host : undefined) })
+    }
   }
   for (const a of options.adhoc ?? []) {
     const source = "command" in a.config ? "--stdio" : "--url"
     scoped.push({ scope: "adhoc", source, settings: { servers: [a], permissions: { allow: [], ask: [], deny: [] }, warnings: [] } })
   }
   const merged = yield* mergeSettings(scoped)
-  const resolved = yield* resolveServers(merged.servers, env, projectDir)
+  const inputs = yield* inputValues(merged.servers, scoped, env, options.askInput)
+  const resolved = yield* resolveServers(merged.servers, { ...env, ...inputs }, projectDir)
   return ({
     servers: resolved.servers,
     permissions: merged.permissions,

@@ -35,10 +35,14 @@ import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import { McpConfig, outputTokensFor } from "../config/McpConfig.js"
+import * as Option from "effect/Option"
+import { McpConfig } from "../config/McpConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
-import { budgetChars, shapeCallResult } from "../content/Shape.js"
+import { outputBudget } from "../content/Budget.js"
+import { shapeCallResult } from "../content/Shape.js"
 import { toAnnotations } from "../catalog/Annotations.js"
+import { Pins } from "../catalog/Pins.js"
+import { CALL_TOOL, metaTools, SEARCH_TOOLS, searchLimit, searchResult } from "./ToolSearch.js"
 import { Permission } from "../permission/Permission.js"
 import { redactText } from "../Redact.js"
 import { UsageError } from "../Errors.js"
@@ -83,11 +87,21 @@ const errorResult = (message: string): CallToolResult => ({
   content: [{ type: "text", text: redactText(message) }]
 })
 
+/** What a gateway lists. */
+export interface GatewayOptions {
+  /**
+   * The deferred catalogue (ToolSearch.ts): `tools/list` gives `search_tools` and `call_tool`
+   * plus the tools of servers with `"alwaysLoad": true`, instead of every tool.
+   */
+  readonly toolSearch?: boolean | undefined
+}
+
 /**
- * Builds the gateway server. Tools denied by the rules are not listed at all; asks are decided by
- * whatever Prompter the Permission layer was built with (`serve` has no terminal: `--yes` or deny).
+ * Builds the gateway server. Tools denied by the rules are not listed at all, nor tools whose
+ * definition changed since it was pinned (until trusted); asks are decided by whatever Prompter
+ * the Permission layer was built with (`serve` has no terminal: `--yes` or deny).
  */
-export const makeGateway = Effect.gen(function*() {
+export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function*() {
   const registry = yield* ToolRegistry
   const permission = yield* Permission
   const config = yield* McpConfig
@@ -100,6 +114,7 @@ export const makeGateway = Effect.gen(function*() {
       if (Exit.isSuccess(exit)) return exit.value
       throw toProtocolError(Cause.squash(exit.cause))
     })
+  const toolSearch = options.toolSearch === true
   const server = new Server(gatewayInfo, {
     capabilities: {
       tools: { listChanged: true },
@@ -111,36 +126,62 @@ export const makeGateway = Effect.gen(function*() {
       logging: {}
     },
     instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
-      "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>."
+      "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>." +
+      (toolSearch ? ` Most tools are not listed: find them with ${SEARCH_TOOLS} and run them with ${CALL_TOOL}.` : "")
   })
+  const alwaysLoad = new Set(config.servers.filter((s) => s.config.alwaysLoad === true && !s.config.disabled).map((s) => s.name))
+  /** Offered to the client: not denied, and not changed since pinned. */
+  const offered = (t: McpTool) => t.pin !== "changed" && permission.decide(t.name).behavior !== "deny"
   // Where a resource lives: URIs are the servers' own, so reads are routed by this map (filled by
   // listings and by reads; a read need not follow a listing).
   const resourceServer = new Map<string, string>()
 
   server.setRequestHandler(ListToolsRequestSchema, () =>
-    run(Effect.map(registry.list(), ({ tools }) => ({
-      tools: tools.filter((t) => permission.decide(t.name).behavior !== "deny").map(toListedTool)
-    }))))
+    run(Effect.map(toolSearch ? registry.list([...alwaysLoad]) : registry.list(), ({ tools }) => {
+      const listed = tools.filter(offered).map(toListedTool)
+      return { tools: toolSearch ? [...metaTools, ...listed] : listed }
+    })))
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    run(
-      // The client's cancellation reaches the server that runs the tool, too.
-      registry.call(request.params.name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-        onProgress: progressTo(request.params._meta?.progressToken, extra.sendNotification)
-      }).pipe(
-        Effect.map(({ result, tool }): CallToolResult => {
-          const shaped = shapeCallResult(result as never, budgetChars(outputTokensFor(config, tool.server)))
-          return {
-            ...result,
-            content: shaped.content as CallToolResult["content"],
-            ...(shaped.structuredContent ? { structuredContent: shaped.structuredContent } : {})
-          }
-        }),
-        Effect.catchAll((error) => Effect.succeed(errorResult(error.message)))
-      ),
-      extra.signal
-    ))
+  // The client's cancellation reaches the server that runs the tool, too; its progress reaches
+  // the client, under the token the client sent.
+  const callTool = (name: string, args: Record<string, unknown>, extra: CallExtra) =>
+    registry.call(name, args, {
+      signal: extra.signal,
+      onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification)
+    }).pipe(
+      Effect.map(({ result, tool }): CallToolResult => {
+        const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
+        const shaped = shapeCallResult(result as never, budget.chars, budget.hint)
+        return {
+          ...result,
+          content: shaped.content as CallToolResult["content"],
+          ...(shaped.structuredContent ? { structuredContent: shaped.structuredContent } : {})
+        }
+      }),
+      Effect.catchAll((error) => Effect.succeed(errorResult(error.message)))
+    )
+
+  const searchTools = (args: Record<string, unknown>) =>
+    typeof args.query !== "string" || args.query.trim() === ""
+      ? Effect.succeed(errorResult(`${SEARCH_TOOLS} needs a "query": what the tool should do, in plain words.`))
+      : Effect.map(registry.search(args.query), ({ results }) =>
+        searchResult(results.map((r) => r.tool).filter(offered).slice(0, searchLimit(args.limit))))
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { arguments: args = {}, name } = request.params
+    const callExtra: CallExtra = { signal: extra.signal, _meta: request.params._meta, sendNotification: extra.sendNotification }
+    if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
+    if (toolSearch && name === CALL_TOOL) {
+      const inner = args.arguments
+      return run(
+        typeof args.name !== "string"
+          ? Effect.succeed(errorResult(`${CALL_TOOL} needs a "name": a tool name from ${SEARCH_TOOLS}.`))
+          : callTool(args.name, inner && typeof inner === "object" && !Array.isArray(inner) ? inner as Record<string, unknown> : {}, callExtra),
+        extra.signal
+      )
+    }
+    return run(callTool(name, args, callExtra), extra.signal)
+  })
 
   server.setRequestHandler(ListResourcesRequestSchema, () =>
     run(Effect.map(listAllResources(), ({ resources }) => {
@@ -192,8 +233,20 @@ export const makeGateway = Effect.gen(function*() {
     ),
     Effect.forkScoped
   )
+  // A tool trusted from another process (`mcpctl trust`) shows up again: tell the client to list.
+  const pins = yield* Effect.serviceOption(Pins)
+  if (Option.isSome(pins)) {
+    yield* pins.value.watch(Effect.promise(() => server.sendToolListChanged().catch(() => undefined)))
+  }
   return server
 })
+
+/** What a forwarded call needs of its request: cancellation, the progress token, a way to notify. */
+interface CallExtra {
+  readonly signal: AbortSignal
+  readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined
+  readonly sendNotification: Parameters<typeof progressTo>[1]
+}
 
 /**
  * Progress of a forwarded call, passed back to our client under the token it sent (none asked
@@ -235,20 +288,24 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
   /** Serves on stdin/stdout until the client closes stdin. Logs must not go to stdout. */
   static readonly layerStdio: Layer.Layer<Gateway, never, GatewayRequirements> = Layer.scoped(
     this,
-    Effect.suspend(() => serveStdio)
+    Effect.suspend(() => serveStdio({}))
   )
+
+  /** `layerStdio` with options (the deferred catalogue of `--tool-search`). */
+  static readonly layerStdioWith = (options: GatewayOptions): Layer.Layer<Gateway, never, GatewayRequirements> =>
+    Layer.scoped(this, Effect.suspend(() => serveStdio(options)))
 
   /**
    * Serves Streamable HTTP at `/mcp` on 127.0.0.1 only, answering only loopback Host and Origin
    * headers; one gateway server and transport per session, as the SDK requires, each closed with
    * its session. A port that cannot be bound is a `UsageError`.
    */
-  static readonly layerHttp = (options: HttpOptions): Layer.Layer<Gateway, UsageError, GatewayRequirements> =>
-    Layer.scoped(this, serveHttp(options.port))
+  static readonly layerHttp = (options: HttpOptions & GatewayOptions): Layer.Layer<Gateway, UsageError, GatewayRequirements> =>
+    Layer.scoped(this, serveHttp(options.port, options))
 }
 
-const serveStdio = Effect.gen(function*() {
-  const server = yield* makeGateway
+const serveStdio = (options: GatewayOptions) => Effect.gen(function*() {
+  const server = yield* makeGateway(options)
   const transport = new StdioServerTransport()
   // Listening before anything else runs: an end of input must not slip past unseen.
   const ended = yield* Deferred.make<void>()
@@ -269,14 +326,14 @@ const serveStdio = Effect.gen(function*() {
   return Gateway.of({ address: "stdio", closed: Deferred.await(ended) })
 })
 
-const serveHttp = (port: number) =>
+const serveHttp = (port: number, options: GatewayOptions) =>
   Effect.gen(function*() {
     const sessions = new Map<string, StreamableHTTPServerTransport>()
     const parent = yield* Effect.scope
     // Each session has its own scope (its gateway, its event subscription), closed with it.
     const makeSession = Effect.gen(function*() {
       const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
-      const server = yield* makeGateway.pipe(Scope.extend(scope))
+      const server = yield* makeGateway(options).pipe(Scope.extend(scope))
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void sessions.set(id, transport)

@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as EffectLogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
+import { Pins } from "../catalog/Pins.js"
 import { forwardServerLogs, type LogLevel, type ServerLog } from "../catalog/Resources.js"
 import { ToolRegistry } from "../catalog/ToolRegistry.js"
 import { McpConfig } from "../config/McpConfig.js"
@@ -57,9 +58,16 @@ export interface HostOptions<E = never> {
    * after the host's own (log forwarding, elicitation handlers).
    */
   readonly pool?: PoolOptions | undefined
+  /**
+   * Where tool definitions are pinned (docs/CLI.md, Catalogue): `Pins.layer`
+   * (`$MCPCTL_HOME/pins.json`), `Pins.layerMemory` (this run only) or `false` (nothing). Default:
+   * `Pins.layer` with the real transports; with a `transport` given, `Pins.layerMemory`, since a
+   * server's command or URL then says nothing about what answers (tests, in-memory servers).
+   */
+  readonly pins?: Layer.Layer<Pins, never, McpConfig> | false | undefined
 }
 
-/** The services a host provides. */
+/** The services a host provides (and `Pins`, unless `pins: false`). */
 export type HostServices = ToolRegistry | ConnectionPool | Permission | McpConfig | RemoteAuth
 
 /**
@@ -78,8 +86,11 @@ export const layer = <E>(options: HostOptions<E>): Layer.Layer<HostServices, E> 
   const permission = Permission.layer.pipe(
     Layer.provide(Layer.merge(options.prompter ?? Prompter.layerNone, options.ruleWriter ?? RuleWriter.layerNoop))
   )
+  const pins: Layer.Layer<never, never, McpConfig> = options.pins === false
+    ? Layer.empty
+    : options.pins ?? (options.transport ? Pins.layerMemory : Pins.layer)
   return ToolRegistry.layer.pipe(
-    Layer.provideMerge(Layer.merge(pool, permission)),
+    Layer.provideMerge(Layer.mergeAll(pool, permission, pins)),
     Layer.provideMerge(Layer.mergeAll(remoteAuth, elicitation, logSettings)),
     Layer.provideMerge(options.config)
   )

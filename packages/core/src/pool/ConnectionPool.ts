@@ -1,40 +1,30 @@
 /**
  * Live connections, one per server, and the status of every configured server. Every use of a
  * server (list, call, read) goes through `run`, so connecting, limits, error classification and
- * reconnection live in one place.
+ * reconnection live in one place. The pool keeps one record per configured server and one per
+ * connection (see `ServerRecord`, `ConnectionRecord` below); the connect itself is
+ * `internal/pool/handshake.ts`, the lists remembered per connection `ConnectionLists.ts`.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import {
-  type Implementation,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  type ServerCapabilities,
-  ToolListChangedNotificationSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
-import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
 import * as RcMap from "effect/RcMap"
-import * as Ref from "effect/Ref"
 import * as Runtime from "effect/Runtime"
-import * as Scope from "effect/Scope"
 import { McpConfig } from "../config/McpConfig.js"
 import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
-import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
-import { classifyConnectError, classifyRequestFailure, type RequestError } from "./RequestErrors.js"
-import {
-  afterRequest,
-  answerInvalidResponses,
-  mayResend,
-  type Outcome
-} from "./Resilience.js"
-import { candidateKinds, Transport } from "../transport/Transport.js"
 import { type ConcreteKind } from "../transport/OpenedTransport.js"
+import { Transport } from "../transport/Transport.js"
+import { ConnectionLists, dropOnListChanged, type ListKind } from "./ConnectionLists.js"
+import { handshake } from "../internal/pool/handshake.js"
+import { type RequestPool, sendRequest } from "../internal/pool/request.js"
+import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
+import type { RequestError } from "./RequestErrors.js"
+import { afterRequest, answerInvalidResponses, type Outcome } from "./Resilience.js"
 
 /** How mcpctl introduces itself in `initialize`. */
 export const clientInfo: Implementation = { name: "mcpctl", version: "0.1.0" }
@@ -49,15 +39,15 @@ export interface Connection {
   readonly instructions: string | undefined
   readonly connectMs: number
   /**
-   * Lists fetched over this connection (tools, resources, prompts). They live and die with the
-   * connection, so a closed connection can never serve a stale catalogue.
+   * Lists fetched over this connection (tools, resources, prompts), by typed key. They live and
+   * die with the connection, and `list_changed` drops the one it names.
    */
-  readonly cache: Map<string, Promise<unknown>>
+  readonly lists: ConnectionLists
   /** The server's process id (stdio only): for diagnostics, and for tests that kill it. */
   readonly pid: number | undefined
 }
 
-/** Options of one request through the pool. */
+/** Options of one request through the pool (what interruption does: see `run`). */
 export interface RunOptions {
   /**
    * Sending the request twice is harmless, so a request lost with its connection is sent once
@@ -65,32 +55,8 @@ export interface RunOptions {
    * tool's `readOnlyHint || idempotentHint`.
    */
   readonly idempotent?: boolean | undefined
-  /**
-   * Aborts the request (the SDK then sends `notifications/cancelled`). Interrupting the effect
-   * alone stops the wait but does not tell the server: an interrupt handler per request costs
-   * more than the request itself on a fast server, so callers that cancel (timeouts) pass this.
-   */
+  /** Aborting it cancels the request on the server too (`notifications/cancelled`); see `run`. */
   readonly signal?: AbortSignal | undefined
-}
-
-/**
- * Memoizes a list on its connection (`connection.cache`): concurrent askers share one request, a
- * failed fetch is forgotten, and the list dies with the connection.
- */
-export const cachedOnConnection = <A>(
-  connection: Connection,
-  key: string,
-  signal: AbortSignal | undefined,
-  fetch: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>
-): Promise<A> => {
-  const hit = connection.cache.get(key)
-  if (hit) return hit as Promise<A>
-  const pending = fetch(connection, signal)
-  connection.cache.set(key, pending)
-  pending.catch(() => {
-    if (connection.cache.get(key) === pending) connection.cache.delete(key)
-  })
-  return pending
 }
 
 /** What `servers` reports for one server. */
@@ -107,7 +73,7 @@ export type ServerState =
 /** Something changed on a server: caches built on it must be dropped or refreshed. */
 export type PoolEvent =
   | { readonly _tag: "Closed"; readonly server: string }
-  | { readonly _tag: "ListChanged"; readonly server: string; readonly list: "tools" | "resources" | "prompts" }
+  | { readonly _tag: "ListChanged"; readonly server: string; readonly list: ListKind }
 
 /** Library knobs of the pool beyond the settings' limits. */
 export interface PoolOptions {
@@ -134,11 +100,20 @@ export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
     readonly get: (name: string) => Effect.Effect<Connection, ServerUnavailable>
     /**
      * Runs one request on a server with its connection, mapping SDK failures to typed errors.
-     * The signal aborts when the effect is interrupted (timeouts cancel the request). An expired
-     * session is re-initialized and the request resent once; a request lost with its connection
-     * is resent once on a fresh one when `idempotent`; repeated transport errors close the
-     * connection (Resilience.ts). The connection stays referenced until the request ends, so
+     * An expired session is re-initialized and the request resent once; a request lost with its
+     * connection is resent once on a fresh one when `idempotent`; repeated transport errors close
+     * the connection (Resilience.ts). The connection stays referenced until the request ends, so
      * the idle timer never closes it under a running request.
+     *
+     * Interruption only stops the waiting: the effect ends at once, but nothing is sent to the
+     * server, which goes on running the request; its late answer is dropped. (Only the SDK's own
+     * request timer, 60 s unless the request sets `timeout`, may still cancel it there.) To
+     * cancel on the server, pass a `signal` and abort it: the SDK then sends
+     * `notifications/cancelled` with the request's id, and the request fails with an
+     * `McpRequestError` (a resent request carries the same signal). The pool never aborts the
+     * signal itself, on interruption or otherwise: an interrupt handler per request cost more
+     * than a request to a fast server (bench/). `ToolRegistry.call` aborts its own signal when
+     * its timeout fires or the caller's `signal` aborts.
      */
     readonly run: <A>(
       name: string,
@@ -169,6 +144,33 @@ export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
     Layer.scoped(ConnectionPool, make(options))
 }
 
+/** Everything the pool knows about one configured server, made once per server. */
+interface ServerRecord {
+  readonly server: ResolvedServer
+  /** The connect limit it counts against: local (stdio) or remote. */
+  readonly permits: Effect.Semaphore
+  /** What `state` reports. */
+  state: ServerState
+  /**
+   * The current connection. Only this one may drop the server's RcMap entry: a replaced
+   * connection closing late must not take its successor down.
+   */
+  live: ConnectionRecord | undefined
+  /**
+   * The error of the latest failed connect. Every fiber that waited on that connect gets the
+   * very same error object; only the first one to see it still current drops the failed entry,
+   * so a late waiter cannot drop a fresh entry another fiber just made.
+   */
+  failedConnect: ServerUnavailable | undefined
+  /** Connections made so far: after the first, a connect is a reconnect (in the logs). */
+  connects: number
+}
+
+/** One connection: what `get` hands out, plus what only the pool tracks about it. */
+interface ConnectionRecord extends Connection {
+  /** Terminal transport errors in a row (Resilience.afterRequest); any server message resets it. */
+  failures: number
+}
 
 /** Builds a pool over the configured servers. */
 export function make(options: PoolOptions) {
@@ -176,234 +178,195 @@ export function make(options: PoolOptions) {
     const config = yield* McpConfig
     const transport = yield* Transport
     const runtime = yield* Effect.runtime<never>()
-    const byName = new Map(config.servers.map((s) => [s.name, s] as const))
+    const fork = Runtime.runFork(runtime)
     const local = yield* Effect.makeSemaphore(config.limits.localConcurrency)
     const remote = yield* Effect.makeSemaphore(config.limits.remoteConcurrency)
     const events = yield* Effect.acquireRelease(PubSub.unbounded<PoolEvent>(), PubSub.shutdown)
-    const states = yield* Ref.make(
-      new Map<string, ServerState>(
-        config.servers.map((server) => [server.name, initialState(server)] as const)
-      )
-    )
-    const setState = (state: ServerState) =>
-      Ref.update(states, (m) => new Map(m).set(state.server.name, state))
-    // The live connection per server. Only the connection found here may drop the RcMap entry of
-    // its name: a replaced connection closing late must not take its successor down.
-    const current = new Map<string, Connection>()
-    const closedEarly = new WeakSet<Client>()
-    // Consecutive terminal transport errors per client (Resilience.afterRequest).
-    const failures = new WeakMap<Client, number>()
-    const fork = Runtime.runFork(runtime)
+    const records = new Map(config.servers.map((server): [string, ServerRecord] => [server.name, {
+      server,
+      permits: server.transport === "stdio" ? local : remote,
+      state: initialState(server),
+      live: undefined,
+      failedConnect: undefined,
+      connects: 0
+    }]))
+    const ttl = options.idleTimeToLive
+    const handshakeOptions = {
+      clientInfo,
+      capabilities: options.capabilities,
+      configureClient: options.configureClient,
+      // Our own timeout (in `lookup`) owns MCP_TIMEOUT and its message; the SDK's only backs it up.
+      sdkTimeoutMs: config.limits.connectTimeoutMs + 1_000
+    }
 
-    const unknownServer = (name: string) =>
-      new ServerUnavailable({
-        server: name,
-        status: "failed",
-        message: unknownServerMessage([name], config.servers)
-      })
+    const debug = (name: string, message: string) => Effect.annotateLogs(Effect.logDebug(message), { server: name })
 
-    // One attempt over one transport kind, in a child scope that is closed if the attempt fails,
-    // so a failed Streamable HTTP attempt is gone before SSE is tried.
-    const attempt = (server: ResolvedServer, kind: ConcreteKind, entryScope: Scope.Scope) =>
-      Effect.gen(function*() {
-        const scope = yield* Scope.fork(entryScope, ExecutionStrategy.sequential)
-        return yield* Effect.gen(function*() {
-          const opened = yield* transport.open(server, kind).pipe(Scope.extend(scope))
-          const client = new Client(clientInfo, options.capabilities ?? { capabilities: {} })
-          options.configureClient?.(client, server)
-          // Until the connection is registered, a close is only remembered (see `lookup`).
-          client.onclose = () => void closedEarly.add(client)
-          yield* Scope.addFinalizer(scope, Effect.promise(() => client.close().catch(() => undefined)))
-          yield* Effect.tryPromise({
-            // Our own timeout (below, in `lookup`) owns MCP_TIMEOUT and its message; the SDK's
-            // request timer only backs it up.
-            try: () => client.connect(opened.transport, { timeout: config.limits.connectTimeoutMs + 1_000 }),
-            catch: (cause) => ({ cause, diagnostics: opened.diagnostics() })
-          })
-          // Any message from the server proves the transport works: the error count restarts.
-          answerInvalidResponses(opened.transport, server.name, () => failures.set(client, 0))
-          const pid = (opened.transport as { readonly pid?: unknown }).pid
-          return { client, kind, pid: typeof pid === "number" ? pid : undefined }
-        }).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit))))
-      })
+    const unavailable = (name: string, status: "failed" | "disabled" | "needs-auth", message: string) =>
+      new ServerUnavailable({ server: name, status, message })
+    const unknownServer = (name: string) => unavailable(name, "failed", unknownServerMessage([name], config.servers))
 
-    const connect = (server: ResolvedServer, entryScope: Scope.Scope) =>
-      Effect.gen(function*() {
-        const kinds = candidateKinds(server)
-        let last: { cause: unknown; diagnostics: string | undefined } | undefined
-        for (const [i, kind] of kinds.entries()) {
-          const result = yield* Effect.either(attempt(server, kind, entryScope))
-          if (result._tag === "Right") return result.right
-          if (result.left instanceof ServerUnavailable) return yield* Effect.fail(result.left)
-          last = result.left
-          const canFallBack = i < kinds.length - 1 && classifyConnectError(server, last).fallback
-          if (!canFallBack) break
-        }
-        const { error } = classifyConnectError(server, last!)
-        // Remembered across runs so later ones do not hit the server until the user signs in.
-        if (error.status === "needs-auth") yield* markNeedsAuth(config.home, server.name)
-        return yield* Effect.fail(error)
-      })
-
+    // The RcMap's lookup: connect one server. Its scope is the connection's: closing it (idle
+    // timeout, invalidation, pool shutdown) closes the client and the transport.
     const lookup = (name: string) =>
       Effect.gen(function*() {
-        const server = byName.get(name)
-        if (!server) return yield* Effect.fail(unknownServer(name))
-        if (server.config.disabled) {
-          return yield* Effect.fail(
-            new ServerUnavailable({
-              server: name,
-              status: "disabled",
-              message: `Server "${name}" is disabled in ${server.source}. Remove "disabled": true to use it.`
-            })
-          )
-        }
+        const entry = records.get(name)!
+        const server = entry.server
         if (server.unresolved) {
           // Never started: expanding its settings failed (an unset ${VAR}), and a secret must
           // never be sent literally. It fails alone; the other servers run.
-          const error = new ServerUnavailable({ server: name, status: "failed", message: server.unresolved.message })
-          yield* setState({ status: "failed", server, error })
+          const error = unavailable(name, "failed", server.unresolved.message)
+          entry.state = { status: "failed", server, error }
           return yield* Effect.fail(error)
         }
         if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, name))) {
-          const error = new ServerUnavailable({
-            server: name,
-            status: "needs-auth",
-            message: `Server "${name}" needs authorization (it refused us less than 15 minutes ago, so it ` +
+          const error = unavailable(
+            name,
+            "needs-auth",
+            `Server "${name}" needs authorization (it refused us less than 15 minutes ago, so it ` +
               `was not contacted again). Run \`mcpctl auth ${name}\` to sign in.`
-          })
-          yield* setState({ status: "needs-auth", server, error })
+          )
+          entry.state = { status: "needs-auth", server, error }
+          yield* debug(name, "needs authorization (a 401 less than 15 minutes ago): not contacted")
           return yield* Effect.fail(error)
         }
-        const entryScope = yield* Effect.scope
-        const semaphore = server.transport === "stdio" ? local : remote
         const timeoutMs = config.limits.connectTimeoutMs
         // The connect time starts once a permit is held: waiting behind other servers in the
         // queue is not this server's slowness (`servers` TIME).
         let started = yield* Effect.clockWith((c) => c.currentTimeMillis)
-        const { client, kind, pid } = yield* semaphore.withPermits(1)(
+        const elapsed = Effect.map(Effect.clockWith((c) => c.currentTimeMillis), (now) => now - started)
+        const opened = yield* entry.permits.withPermits(1)(
           Effect.clockWith((c) => c.currentTimeMillis).pipe(
             Effect.tap((now) => Effect.sync(() => (started = now))),
-            Effect.zipRight(connect(server, entryScope))
+            Effect.zipRight(Effect.flatMap(Effect.scope, (scope) => handshake(transport, server, handshakeOptions, scope)))
           ).pipe(
             Effect.timeoutFail({
               duration: Duration.millis(timeoutMs),
               onTimeout: () =>
-                new ServerUnavailable({
-                  server: name,
-                  status: "failed",
-                  message: `Server "${name}" did not finish connecting within ${timeoutMs} ms. ` +
-                    `Check that it starts on its own, or raise MCP_TIMEOUT.`
-                })
+                unavailable(name, "failed", `Server "${name}" did not finish connecting within ${timeoutMs} ms. ` +
+                  `Check that it starts on its own, or raise MCP_TIMEOUT.`)
             })
           )
         ).pipe(
           Effect.tapError((error) =>
             Effect.gen(function*() {
-              const now = yield* Effect.clockWith((c) => c.currentTimeMillis)
-              yield* setState({
-                status: error.status === "needs-auth" ? "needs-auth" : "failed",
-                server,
-                error,
-                connectMs: now - started
-              })
+              const status = error.status === "needs-auth" ? "needs-auth" : "failed"
+              entry.state = { status, server, error, connectMs: yield* elapsed }
+              if (error.status !== "needs-auth") return yield* debug(name, `connect failed: ${error.message}`)
+              // Remembered across runs so later ones do not hit the server until the user signs in.
+              yield* markNeedsAuth(config.home, name)
+              yield* debug(name, "needs authorization: remembered for 15 minutes")
             })
-          )
+          ),
+          Effect.withSpan("ConnectionPool.connect", { captureStackTrace: false, attributes: { server: name } })
         )
-        const connectMs = (yield* Effect.clockWith((c) => c.currentTimeMillis)) - started
-        const connection: Connection = {
+        const client = opened.client
+        const record: ConnectionRecord = {
           server,
           client,
-          kind,
+          kind: opened.kind,
           serverInfo: client.getServerVersion(),
           capabilities: client.getServerCapabilities(),
           instructions: client.getInstructions(),
-          connectMs,
-          cache: new Map(),
-          pid
+          connectMs: yield* elapsed,
+          lists: new ConnectionLists(),
+          pid: opened.pid,
+          failures: 0
         }
-        watchListChanges(connection)
-        // The server went away (crash, network): forget this connection so the next use
-        // reconnects, and tell caches built on it.
-        client.onclose = () => {
-          connection.cache.clear()
-          fork(drop(connection))
-        }
-        // Closed between the handshake and now: the handler above came too late to see it.
-        if (closedEarly.has(client)) client.onclose()
+        // Any message from the server proves the transport works: the error count restarts.
+        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0))
+        dropOnListChanged(client, record.lists, (list) => {
+          if (entry.live === record) fork(PubSub.publish(events, { _tag: "ListChanged", server: name, list }))
+        })
         // However the entry ends (idle timeout, invalidation, pool shutdown), the connection is
         // forgotten with it.
-        yield* Effect.addFinalizer(() => forget(connection))
-        current.set(name, connection)
-        yield* setState({ status: "connected", server, connection })
-        return connection
+        yield* Effect.addFinalizer(() => forget(record, "closed (idle time over, invalidated or pool closed)"))
+        entry.live = record
+        entry.state = { status: "connected", server, connection: record }
+        entry.connects++
+        // The server went away (crash, network): forget this connection so the next use
+        // reconnects, and tell caches built on it. Registered first, so a close seen by the
+        // handshake (before this handler existed) drops it just the same.
+        const closed = () => {
+          record.lists.clear()
+          fork(drop(record, "closed by the server"))
+        }
+        client.onclose = closed
+        if (opened.closedEarly()) closed()
+        yield* debug(name, `${entry.connects > 1 ? "reconnected" : "connected"} over ${opened.kind} in ${record.connectMs} ms`)
+        return record
       })
 
-    // `list_changed` drops the cached list; the next reader fetches it once, however many
-    // notifications came. An event is published only when a cached list was actually dropped,
-    // so a burst of notifications yields one event per stale list.
-    const watchListChanges = (connection: Connection) => {
-      const onChange = (list: "tools" | "resources" | "prompts", keys: ReadonlyArray<string>) => () => {
-        let dropped = false
-        for (const key of keys) dropped = connection.cache.delete(key) || dropped
-        if (dropped && current.get(connection.server.name) === connection) {
-          fork(PubSub.publish(events, { _tag: "ListChanged", server: connection.server.name, list }))
-        }
-        return Promise.resolve()
-      }
-      const client = connection.client
-      client.setNotificationHandler(ToolListChangedNotificationSchema, onChange("tools", ["tools"]))
-      client.setNotificationHandler(ResourceListChangedNotificationSchema, onChange("resources", ["resources", "templates"]))
-      client.setNotificationHandler(PromptListChangedNotificationSchema, onChange("prompts", ["prompts"]))
-    }
-
-    const ttl = options.idleTimeToLive
-    // The error of the latest failed connect per server. Every fiber that waited on that connect
-    // gets the very same error object; only the first one to see it still current drops the
-    // failed entry, so a late waiter cannot drop a fresh entry another fiber just made.
-    const failedWith = new Map<string, ServerUnavailable>()
     const connections = yield* RcMap.make({
-      lookup: (name: string) => lookup(name).pipe(Effect.tapError((error) => Effect.sync(() => failedWith.set(name, error)))),
+      lookup: (name: string) =>
+        lookup(name).pipe(Effect.tapError((error) => Effect.sync(() => (records.get(name)!.failedConnect = error)))),
       idleTimeToLive: ttl === undefined ? Duration.infinity : ttl
     })
 
     /** Forgets a connection that is current; true when it was. */
-    const forget = (connection: Connection) =>
-      Effect.gen(function*() {
-        const name = connection.server.name
-        if (current.get(name) !== connection) return false
-        current.delete(name)
-        connection.cache.clear()
-        yield* setState(initialState(connection.server))
-        yield* PubSub.publish(events, { _tag: "Closed", server: name })
-        return true
+    const forget = (record: ConnectionRecord, why: string) =>
+      Effect.suspend(() => {
+        const entry = records.get(record.server.name)!
+        if (entry.live !== record) return Effect.succeed(false)
+        entry.live = undefined
+        entry.state = initialState(entry.server)
+        record.lists.clear()
+        return debug(entry.server.name, `connection ${why}`).pipe(
+          Effect.zipRight(PubSub.publish(events, { _tag: "Closed", server: entry.server.name })),
+          Effect.as(true)
+        )
       })
 
     /** Closes a connection if it is still current; the next use of its server reconnects. */
-    const drop = (connection: Connection) =>
-      Effect.gen(function*() {
-        if (yield* forget(connection)) yield* RcMap.invalidate(connections, connection.server.name)
+    const drop = (record: ConnectionRecord, why: string) =>
+      Effect.flatMap(forget(record, `dropped: ${why}`), (was) =>
+        was ? RcMap.invalidate(connections, record.server.name) : Effect.void)
+
+    /**
+     * The one way to a connection (`run`, `get`, `connectAll`): the live one, or a connect that
+     * concurrent askers share. A failed connect is not remembered: the next use tries again.
+     * With an idle timer, the RcMap reference held while `use` runs keeps the connection open.
+     */
+    const withConnection = <A, E>(
+      name: string,
+      use: (connection: ConnectionRecord) => Effect.Effect<A, E>
+    ): Effect.Effect<A, E | ServerUnavailable> => {
+      const entry = records.get(name)
+      if (!entry) return Effect.fail(unknownServer(name))
+      // Hot path: with no idle timer nothing can close a live connection for idleness, so it is
+      // used as is (no RcMap reference, no scope).
+      const live = ttl === undefined ? entry.live : undefined
+      if (live) return use(live)
+      if (entry.server.config.disabled) {
+        const where = entry.server.source
+        return Effect.fail(unavailable(name, "disabled", `Server "${name}" is disabled in ${where}. Remove "disabled": true to use it.`))
+      }
+      return Effect.scoped(Effect.flatMap(
+        RcMap.get(connections, name).pipe(Effect.tapError((error) => {
+          if (entry.failedConnect !== error) return Effect.void
+          entry.failedConnect = undefined
+          return RcMap.invalidate(connections, name)
+        })),
+        use
+      ))
+    }
+
+    const get = (name: string): Effect.Effect<Connection, ServerUnavailable> => withConnection(name, Effect.succeed)
+
+    /** Counts a failed request against its connection; true when the connection is gone. */
+    const settle = (record: ConnectionRecord, outcome: Outcome) =>
+      Effect.suspend(() => {
+        const verdict = afterRequest(record.kind, record.failures, outcome)
+        record.failures = verdict.failures
+        const gone = verdict.drop || records.get(record.server.name)!.live !== record
+        if (!verdict.drop || outcome._tag !== "Failed") return Effect.succeed(gone)
+        return Effect.as(drop(record, dropReason(outcome.error, verdict.failures)), gone)
       })
 
-    const get = (name: string): Effect.Effect<Connection, ServerUnavailable> =>
-      Effect.scoped(acquire(name))
-
-    // A failed connect is not remembered: the next use tries again.
-    const acquire = (name: string) =>
-      RcMap.get(connections, name).pipe(Effect.tapError((error) => {
-        if (failedWith.get(name) !== error) return Effect.void
-        failedWith.delete(name)
-        return RcMap.invalidate(connections, name)
-      }))
-
-    const settle = (connection: Connection, outcome: Outcome) =>
-      Effect.gen(function*() {
-        const verdict = afterRequest(connection.kind, failures.get(connection.client) ?? 0, outcome)
-        failures.set(connection.client, verdict.failures)
-        if (verdict.drop) yield* drop(connection)
-        // Gone either way: dropped now, or closed under the request (crash, reset) meanwhile.
-        return verdict.drop || current.get(connection.server.name) !== connection
-      })
+    const requests: RequestPool<ConnectionRecord> = {
+      withConnection,
+      settle,
+      resending: (name, method, error) => debug(name, `resending ${method} on a fresh connection after ${error._tag}`)
+    }
 
     const run = <A>(
       name: string,
@@ -411,65 +374,38 @@ export function make(options: PoolOptions) {
       request: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>,
       runOptions?: RunOptions
     ): Effect.Effect<A, ServerUnavailable | RequestError> =>
+      sendRequest(requests, name, method, request, {
+        idempotent: runOptions?.idempotent ?? method !== "tools/call",
+        signal: runOptions?.signal
+      })
+
+    const state = (name: string) =>
       Effect.suspend(() => {
-        const idempotent = runOptions?.idempotent ?? method !== "tools/call"
-        // The success path is one async step: failures are classified, counted and maybe resent
-        // inside it, because every extra combinator shows in the per-call cost (bench/).
-        const attempt = (connection: Connection, resent: boolean): Effect.Effect<A, RequestError | ServerUnavailable> =>
-          Effect.async((resume) => {
-            const failed = (cause: unknown) => {
-              const { error, terminal } = classifyRequestFailure(name, method, cause, { idempotent })
-              // No settle on success: the answer may have come from a cached list; real
-              // answers reset the count as they arrive (see `attempt` in connect).
-              resume(Effect.flatMap(settle(connection, { _tag: "Failed", error, terminal }), (dropped) =>
-                !resent && mayResend(error, { idempotent, dropped }) ? once(true) : Effect.fail(error)))
-            }
-            try {
-              request(connection, runOptions?.signal).then((value) => resume(Effect.succeed(value)), failed)
-            } catch (cause) {
-              failed(cause)
-            }
-          })
-        // Hot path: with no idle timer there is nothing a reference could hold open, so a live
-        // connection is used as is; otherwise the RcMap reference keeps it open for the request.
-        const once = (resent: boolean): Effect.Effect<A, RequestError | ServerUnavailable> => {
-          const live = ttl === undefined ? current.get(name) : undefined
-          return live
-            ? attempt(live, resent)
-            : Effect.scoped(Effect.flatMap(acquire(name), (connection) => attempt(connection, resent)))
-        }
-        return once(false)
+        const entry = records.get(name)
+        return entry ? Effect.succeed(entry.state) : Effect.fail(unknownServer(name))
       })
 
     const connectAll = (opts?: {
       readonly names?: ReadonlyArray<string> | undefined
       readonly onSettled?: ((state: ServerState) => Effect.Effect<void>) | undefined
     }) =>
-      Effect.gen(function*() {
-        const wanted = opts?.names ?? config.servers.filter((s) => !s.config.disabled).map((s) => s.name)
-        return yield* Effect.forEach(
-          wanted,
-          (name) =>
-            get(name).pipe(
-              Effect.ignore,
-              Effect.zipRight(state(name).pipe(Effect.orElseSucceed(() => undefined))),
-              Effect.tap((s) => (s && opts?.onSettled ? opts.onSettled(s) : Effect.void))
-            ),
-          // The semaphores inside the lookup bound real concurrency per kind.
-          { concurrency: "unbounded" }
-        ).pipe(Effect.map((all) => all.filter((s): s is ServerState => s !== undefined)))
-      })
+      Effect.forEach(
+        opts?.names ?? config.servers.filter((s) => !s.config.disabled).map((s) => s.name),
+        (name) =>
+          get(name).pipe(
+            Effect.ignore,
+            Effect.zipRight(state(name).pipe(Effect.orElseSucceed(() => undefined))),
+            Effect.tap((s) => (s && opts?.onSettled ? opts.onSettled(s) : Effect.void))
+          ),
+        // The semaphores inside the lookup bound real concurrency per kind.
+        { concurrency: "unbounded" }
+      ).pipe(Effect.map((all) => all.filter((s): s is ServerState => s !== undefined)))
 
-    const state = (name: string) =>
-      Effect.flatMap(Ref.get(states), (m) => {
-        const s = m.get(name)
-        return s ? Effect.succeed(s) : Effect.fail(unknownServer(name))
+    const invalidate = (name: string) =>
+      Effect.suspend(() => {
+        const live = records.get(name)?.live
+        return live ? drop(live, "invalidated") : RcMap.invalidate(connections, name)
       })
-
-    const invalidate = (name: string) => {
-      const connection = current.get(name)
-      return connection ? drop(connection) : RcMap.invalidate(connections, name)
-    }
 
     return ConnectionPool.of({
       servers: config.servers,
@@ -477,11 +413,17 @@ export function make(options: PoolOptions) {
       run,
       connectAll,
       state,
-      peek: (name) => current.get(name),
+      peek: (name) => records.get(name)?.live,
       invalidate,
       events
     })
   })
+}
+
+/** Why a failed request made the pool close its connection, for the debug log. */
+function dropReason(error: RequestError, failures: number): string {
+  if (error._tag !== "TransportFailure") return error._tag
+  return `${error._tag}${error.code ? ` ${error.code}` : ""}, ${failures} in a row`
 }
 
 function initialState(server: ResolvedServer): ServerState {

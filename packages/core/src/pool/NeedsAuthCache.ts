@@ -1,7 +1,7 @@
 /**
  * The needs-auth cache: `$MCPCTL_HOME/mcp-needs-auth-cache.json`, `{ [server]: { timestamp } }`.
  * A remote server that answered 401 is remembered for 15 minutes so later runs report
- * `needs-auth` at once instead of hitting it again (CLI.md, Lifecycle). Time comes from Effect's
+ * `needs-auth` at once instead of hitting it again (docs/CLI.md, Lifecycle). Time comes from Effect's
  * `Clock`, so tests drive the TTL with `TestClock`.
  *
  * The cache is an optimisation: reading a missing or corrupt file means "nothing cached", and a

@@ -1,7 +1,7 @@
 /**
  * The pool's recovery policy as pure functions: what one failed request means for the connection
  * it ran on (keep it, count it, drop it) and whether the request may be sent again. Kept apart
- * from the pool so the rules of CLI.md ("Lifecycle promises") are testable without a server.
+ * from the pool so the rules of docs/CLI.md (Lifecycle) are testable without a server.
  * Also the guard that turns a malformed answer into an error for its own request.
  */
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
@@ -17,7 +17,7 @@ import type { RequestError } from "./RequestErrors.js"
 
 /**
  * Terminal transport errors in a row after which a connection is closed (the next use
- * reconnects). Three, like the host the seed describes: one reset is noise, three is a dead peer.
+ * reconnects). Three, as in the host mcpctl was modelled on: one reset is noise, three is a dead peer.
  */
 export const DEGRADED_AFTER = 3
 

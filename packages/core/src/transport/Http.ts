@@ -12,6 +12,7 @@ import type * as Scope from "effect/Scope"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
+import { proxyFetch } from "./Proxy.js"
 import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./TransportErrors.js"
 import { WebSocketTransport } from "./WebSocket.js"
 
@@ -37,10 +38,9 @@ const requestUrl = (input: string | URL | Request): string =>
 
 /**
  * A `fetch` whose every request gets its own AbortController and an unref'd `setTimeout`, cleared
- * as soon as response headers arrive. Not `AbortSignal.timeout()`: the seed reports that runtimes
- * reclaim those lazily (~2.4 KB native memory per request for 60 s). Only the wait for headers is
- * bounded, because Streamable HTTP GET/POST responses may be SSE streams that legitimately stay
- * open. An incoming `init.signal` still aborts the request and its body; the listener forwarding
+ * as soon as response headers arrive. Not `AbortSignal.timeout()`: runtimes reclaim those lazily
+ * (about 2.4 KB of native memory per request for 60 s). Only the wait for headers is bounded,
+ * because Streamable HTTP GET/POST responses may be SSE streams that legitimately stay open. An incoming `init.signal` still aborts the request and its body; the listener forwarding
  * it is removed once the body ends, so a transport-lifetime signal does not collect listeners.
  */
 export const fetchWithTimeout =
@@ -125,7 +125,8 @@ export const openRemote = (
         const url = new URL(config.url)
         const headers: Record<string, string> = { ...config.headers }
         const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
-        const fetchImpl = fetchWithTimeout(timeoutMs)
+        // HTTPS_PROXY/HTTP_PROXY/NO_PROXY (Proxy.ts); the SDK's OAuth requests use this fetch too.
+        const fetchImpl = fetchWithTimeout(timeoutMs, proxyFetch())
         let transport: SdkTransport
         switch (kind) {
           case "http":

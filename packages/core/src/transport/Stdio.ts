@@ -2,7 +2,7 @@
  * The stdio transport: a server as a child process in its own process group, JSON-RPC lines over
  * its stdin/stdout, stderr kept as a bounded tail for error messages. Shutdown signals the whole
  * group (SIGINT, SIGTERM after 100 ms, SIGKILL after 400 ms more), so `npx` and shell wrappers
- * leave no grandchildren behind (CLI.md, "Lifecycle promises"). It replaces the SDK's
+ * leave no grandchildren behind (docs/CLI.md, Lifecycle). It replaces the SDK's
  * `StdioClientTransport`, which waits 2 s + 2 s and signals only the direct child. Which
  * variables the child inherits is decided in `ChildEnvironment.ts` (re-exported here).
  */

@@ -8,8 +8,8 @@ import { SseError } from "@modelcontextprotocol/sdk/client/sse.js"
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 
 /**
- * Time a single HTTP request may take until its response headers arrive. 60 s, like the host the
- * seed describes: long enough for slow cold starts behind a proxy, short enough that a dead peer
+ * Time a single HTTP request may take until its response headers arrive. 60 s, as in the host mcpctl
+ * was modelled on: long enough for slow cold starts behind a proxy, short enough that a dead peer
  * does not hold a request forever. It bounds headers only: SSE bodies may stream for hours.
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000
@@ -123,7 +123,7 @@ const isTerminalAt = (error: unknown, depth: number): boolean => {
 /**
  * The connection itself is broken (reset, refused, timed out, unreachable, peer hung up), as
  * opposed to the server answering with an error. Three of these in a row close the connection so
- * the next use reconnects (CLI.md, Lifecycle). "fetch failed" alone does not count: only with
+ * the next use reconnects (docs/CLI.md, Lifecycle). "fetch failed" alone does not count: only with
  * such a cause.
  */
 export const isTerminalTransportError = (error: unknown): boolean => isTerminalAt(error, 0)

@@ -1,0 +1,42 @@
+/**
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY for remote servers, end to end: `mcpctl tools --url` to
+ * server-everything on 127.0.0.1 through a counting proxy on 127.0.0.1 (loopback only). NO_PROXY
+ * is cleared for the proxied run: a developer's NO_PROXY often lists 127.0.0.1.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Everything } from "@mcpctl/testing"
+import { startCountingProxy } from "@mcpctl/testing/CountingProxy"
+import type { ChildProcess } from "node:child_process"
+import { run, workspace } from "./support.js"
+
+const ws = workspace()
+let server: ChildProcess
+let port = 0
+let proxy: Awaited<ReturnType<typeof startCountingProxy>>
+
+beforeAll(async () => {
+  ;({ child: server, port } = await Everything.startEverything("streamableHttp"))
+  proxy = await startCountingProxy()
+})
+afterAll(async () => {
+  await proxy.close()
+  await Everything.stopServer(server)
+  ws.cleanup()
+})
+
+describe("proxy variables", () => {
+  it("remote requests go through HTTP_PROXY; hosts in NO_PROXY go direct", async () => {
+    const args = ["tools", "--url", `http://127.0.0.1:${port}/mcp`, "--json"]
+    const clear = { NO_PROXY: "", no_proxy: "", HTTPS_PROXY: "", https_proxy: "" }
+    const proxied = await run(args, { home: ws.home, env: { ...clear, HTTP_PROXY: proxy.url, http_proxy: "" } })
+    expect(proxied.code, proxied.stderr).toBe(0)
+    expect(JSON.parse(proxied.stdout).tools.map((t: { name: string }) => t.name)).toContain("mcp__adhoc__echo")
+    const relayed = proxy.seen.length
+    expect(relayed).toBeGreaterThan(0)
+    expect(proxy.seen.join("\n")).toContain(`127.0.0.1:${port}`)
+
+    const direct = await run(args, { home: ws.home, env: { ...clear, HTTP_PROXY: proxy.url, http_proxy: "", NO_PROXY: "127.0.0.1" } })
+    expect(direct.code, direct.stderr).toBe(0)
+    expect(proxy.seen.length).toBe(relayed)
+  })
+})

@@ -1,0 +1,100 @@
+/**
+ * What a connection remembers of its server: the lists fetched over it (tools, resources,
+ * templates, prompts) and one-off requests such as `logging/setLevel`. Each value is named by a
+ * typed key, the way a `Context.Tag` names a service: the catalogue declares one key per list
+ * beside the code that fetches it, and reads it back with its type. The values live and die with
+ * the connection, so a closed connection can never serve a stale catalogue. (A leaf: the pool
+ * owns the store, the catalogue owns what is in it.)
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema
+} from "@modelcontextprotocol/sdk/types.js"
+
+/** The lists a server's `notifications/<kind>/list_changed` makes stale. */
+export type ListKind = "tools" | "resources" | "prompts"
+
+/** Names one value memoized on connections, and its type. */
+export class ListKey<A> {
+  /** The value's type (never set at run time). */
+  declare readonly _A: A
+  constructor(
+    /** For diagnostics. */
+    readonly name: string,
+    /** The notification that drops the value; undefined: it lasts as long as the connection. */
+    readonly changedBy: ListKind | undefined
+  ) {}
+}
+
+interface Entry<A> {
+  readonly pending: Promise<A>
+  /** Set once `pending` succeeded. */
+  settled: { readonly value: A } | undefined
+}
+
+/** The memoized values of one connection. */
+export class ConnectionLists {
+  private readonly entries = new Map<ListKey<unknown>, Entry<unknown>>()
+
+  /**
+   * The value of `key`, fetched once: concurrent askers share one request, a failed fetch is
+   * forgotten (the next asker tries again).
+   */
+  get<A>(key: ListKey<A>, fetch: () => Promise<A>): Promise<A> {
+    const hit = this.entries.get(key) as Entry<A> | undefined
+    if (hit) return hit.pending
+    const entry: Entry<A> = { pending: fetch(), settled: undefined }
+    this.entries.set(key, entry)
+    entry.pending.then(
+      (value) => void (entry.settled = { value }),
+      () => void (this.entries.get(key) === entry && this.entries.delete(key))
+    )
+    return entry.pending
+  }
+
+  /** The value of `key` if it was fetched already; synchronous, for lookups on the call path. */
+  peek<A>(key: ListKey<A>): A | undefined {
+    return (this.entries.get(key) as Entry<A> | undefined)?.settled?.value
+  }
+
+  /** Whether `key` is fetched or being fetched. */
+  has(key: ListKey<unknown>): boolean {
+    return this.entries.has(key)
+  }
+
+  /** How many values are fetched or being fetched. */
+  get size(): number {
+    return this.entries.size
+  }
+
+  /** Drops the values `kind`'s `list_changed` made stale; true when there was one. */
+  invalidate(kind: ListKind): boolean {
+    let dropped = false
+    for (const key of this.entries.keys()) {
+      if (key.changedBy === kind) dropped = this.entries.delete(key) || dropped
+    }
+    return dropped
+  }
+
+  /** Drops every value (the connection closed). */
+  clear(): void {
+    this.entries.clear()
+  }
+}
+
+/**
+ * Installs the `list_changed` handlers on a client: each drops the lists it names from `lists`,
+ * and `onDropped` hears of it only when something was actually dropped, so a burst of
+ * notifications yields one call per stale list. The next reader fetches the list once.
+ */
+export const dropOnListChanged = (client: Client, lists: ConnectionLists, onDropped: (kind: ListKind) => void): void => {
+  const handler = (kind: ListKind) => () => {
+    if (lists.invalidate(kind)) onDropped(kind)
+    return Promise.resolve()
+  }
+  client.setNotificationHandler(ToolListChangedNotificationSchema, handler("tools"))
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, handler("resources"))
+  client.setNotificationHandler(PromptListChangedNotificationSchema, handler("prompts"))
+}

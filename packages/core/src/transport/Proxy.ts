@@ -1,0 +1,67 @@
+/**
+ * Corporate proxies: `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (lower-case spellings first, as
+ * curl reads them) for every HTTP request mcpctl makes itself: remote servers (Streamable HTTP,
+ * SSE) and OAuth endpoints. Node 20's `fetch` ignores these variables; a `dispatcher` from
+ * undici's `EnvHttpProxyAgent` (undici 7, whose dispatchers Node 20's bundled undici 6 `fetch`
+ * accepts) routes each request through the proxy its URL calls for, CONNECT for `https:`.
+ * undici is loaded only when a proxy variable is set. stdio servers never inherit these
+ * variables (ChildEnvironment.ts: their URLs often carry credentials); WebSocket servers connect
+ * directly.
+ */
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { Env } from "../config/ServerConfig.js"
+
+/** The proxy variables in force, or undefined when no proxy is configured (pure). */
+export interface ProxySettings {
+  readonly httpProxy: string | undefined
+  readonly httpsProxy: string | undefined
+  readonly noProxy: string
+}
+
+const first = (env: Env, names: ReadonlyArray<string>): string | undefined => {
+  for (const n of names) {
+    const v = env[n]?.trim()
+    if (v) return v
+  }
+  return undefined
+}
+
+/** Reads `http_proxy`/`HTTP_PROXY`, `https_proxy`/`HTTPS_PROXY` and `no_proxy`/`NO_PROXY` (pure). */
+export function proxySettings(env: Env): ProxySettings | undefined {
+  const httpProxy = first(env, ["http_proxy", "HTTP_PROXY"])
+  const httpsProxy = first(env, ["https_proxy", "HTTPS_PROXY"])
+  if (httpProxy === undefined && httpsProxy === undefined) return undefined
+  return { httpProxy, httpsProxy, noProxy: first(env, ["no_proxy", "NO_PROXY"]) ?? "" }
+}
+
+/** Dispatchers made so far, one per distinct setting (normally one per process). */
+const dispatchers = new Map<string, Promise<unknown>>()
+
+const dispatcherFor = (settings: ProxySettings): Promise<unknown> => {
+  const key = JSON.stringify(settings)
+  let made = dispatchers.get(key)
+  if (!made) {
+    made = import("undici").then(({ EnvHttpProxyAgent }) =>
+      new EnvHttpProxyAgent({
+        // Set explicitly so the agent follows `env`, not whatever process.env holds later;
+        // an https: URL without HTTPS_PROXY goes through HTTP_PROXY, as undici does.
+        ...(settings.httpProxy !== undefined ? { httpProxy: settings.httpProxy } : {}),
+        ...(settings.httpsProxy !== undefined ? { httpsProxy: settings.httpsProxy } : {}),
+        noProxy: settings.noProxy
+      })
+    )
+    dispatchers.set(key, made)
+  }
+  return made
+}
+
+/**
+ * A `fetch` that honours the proxy variables of `env` (read at each request, so a test or a
+ * long-lived host sees changes); without any, it is the global `fetch` untouched.
+ */
+export const proxyFetch = (env: Env = process.env, baseFetch: typeof fetch = fetch): FetchLike => async (input, init) => {
+  const settings = proxySettings(env)
+  if (settings === undefined) return baseFetch(input, init)
+  const dispatcher = await dispatcherFor(settings)
+  return baseFetch(input, { ...init, dispatcher } as RequestInit)
+}

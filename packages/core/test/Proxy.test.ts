@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { once } from "node:events"
+import * as http from "node:http"
+import * as net from "node:net"
+import { startCountingProxy } from "@mcpctl/testing/CountingProxy"
+import { freePort } from "@mcpctl/testing/Everything"
+import * as Effect from "effect/Effect"
+import type { ResolvedServer } from "../src/config/ServerConfig.js"
+import { openRemote } from "../src/transport/Http.js"
+import { proxyFetch, proxySettings } from "../src/transport/Proxy.js"
+
+describe("proxySettings", () => {
+  it("is undefined without a proxy variable; lower-case spellings first", () => {
+    expect(proxySettings({ NO_PROXY: "x" })).toBeUndefined()
+    expect(proxySettings({ HTTPS_PROXY: "http://p:1", https_proxy: "http://q:2", NO_PROXY: "a", no_proxy: "" })).toEqual({
+      httpProxy: undefined,
+      httpsProxy: "http://q:2",
+      noProxy: "a"
+    })
+    expect(proxySettings({ HTTP_PROXY: " http://p:1 " })).toEqual({ httpProxy: "http://p:1", httpsProxy: undefined, noProxy: "" })
+  })
+})
+
+describe("proxyFetch through a local proxy", () => {
+  let proxy: Awaited<ReturnType<typeof startCountingProxy>>
+  let target: http.Server
+  let targetUrl: string
+  beforeAll(async () => {
+    proxy = await startCountingProxy()
+    target = http.createServer((req, res) => res.end(`hello ${req.method} ${req.url}`))
+    target.listen(0, "127.0.0.1")
+    await once(target, "listening")
+    targetUrl = `http://127.0.0.1:${(target.address() as net.AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await proxy.close()
+    target.closeAllConnections()
+    await new Promise<void>((resolve) => target.close(() => resolve()))
+  })
+
+  it("sends requests through HTTP_PROXY, POST bodies included", async () => {
+    const before = proxy.seen.length
+    const f = proxyFetch({ HTTP_PROXY: proxy.url, NO_PROXY: "" })
+    expect(await (await f(`${targetUrl}/a`)).text()).toBe("hello GET /a")
+    expect(await (await f(`${targetUrl}/b`, { method: "POST", body: "{}" })).text()).toBe("hello POST /b")
+    expect(proxy.seen.length).toBeGreaterThan(before)
+    expect(proxy.seen.slice(before).join(" ")).toContain("127.0.0.1")
+  })
+
+  it("goes direct for hosts in NO_PROXY, and without any proxy variable", async () => {
+    const before = proxy.seen.length
+    expect(await (await proxyFetch({ HTTP_PROXY: proxy.url, NO_PROXY: "localhost,127.0.0.1" })(`${targetUrl}/c`)).text()).toBe("hello GET /c")
+    expect(await (await proxyFetch({})(`${targetUrl}/d`)).text()).toBe("hello GET /d")
+    expect(proxy.seen.length).toBe(before)
+  })
+})
+
+describe("remote transports and their OAuth requests go through the proxy", () => {
+  it.live("a 401 from a server sends the SDK's OAuth discovery through HTTP_PROXY too", () =>
+    Effect.gen(function*() {
+      // The client is given a port nobody listens on; only the proxy knows the real one.
+      const unused = yield* Effect.promise(() => freePort())
+      const paths: Array<string> = []
+      const target = http.createServer((req, res) => {
+        paths.push(`${req.method} ${req.url}`)
+        if (req.url === "/mcp") {
+          res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="http://127.0.0.1:${unused}/.well-known/oauth-protected-resource"` })
+          return res.end()
+        }
+        res.writeHead(404).end()
+      })
+      target.listen(0, "127.0.0.1")
+      yield* Effect.promise(() => once(target, "listening"))
+      const real = (target.address() as net.AddressInfo).port
+      const proxy = yield* Effect.promise(() => startCountingProxy({ ports: { [unused]: real } }))
+      const url = `http://127.0.0.1:${unused}/mcp`
+      const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy }
+      Object.assign(process.env, { HTTP_PROXY: proxy.url, NO_PROXY: "", no_proxy: "" })
+      const server: ResolvedServer = { name: "r", originalName: "r", scope: "adhoc", source: "--url", transport: "http", config: { url } }
+      const authProvider = {
+        redirectUrl: "http://127.0.0.1:1/callback",
+        clientMetadata: { redirect_uris: ["http://127.0.0.1:1/callback"], client_name: "test" },
+        clientInformation: () => undefined,
+        tokens: () => undefined,
+        saveTokens: () => undefined,
+        redirectToAuthorization: () => undefined,
+        saveCodeVerifier: () => undefined,
+        codeVerifier: () => "v"
+      }
+      yield* Effect.scoped(Effect.gen(function*() {
+        const opened = yield* openRemote(server, { url }, "http", { authProvider })
+        yield* Effect.promise(() => opened.transport.start())
+        yield* Effect.promise(() =>
+          opened.transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }).catch(() => undefined)
+        )
+      })).pipe(Effect.ensuring(Effect.promise(async () => {
+        for (const [k, v] of Object.entries(saved)) v === undefined ? delete process.env[k] : (process.env[k] = v)
+        target.closeAllConnections()
+        await new Promise<void>((resolve) => target.close(() => resolve()))
+        await proxy.close()
+      })))
+      // The server is reachable only through the proxy: the POST and the discovery both came that way.
+      expect(paths[0]).toBe("POST /mcp")
+      expect(paths.some((p) => p.includes("/.well-known/oauth-protected-resource"))).toBe(true)
+      expect(proxy.seen.join("\n")).toContain(`127.0.0.1:${unused}`)
+    }))
+})
