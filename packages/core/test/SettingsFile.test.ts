@@ -1,7 +1,7 @@
 // Concurrent edits of one settings file: every writer's entry survives (the file lock), and a
 // lock another process holds is waited for, never overwritten.
 import { describe, expect, it } from "@effect/vitest"
-import { addPermissionRule, removeServerEntry, writeServerEntry } from "@mcpctl/core/SettingsFile"
+import { addPermissionRule, removeServerEntry, writeServerEntries, writeServerEntry } from "@mcpctl/core/SettingsFile"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -57,5 +57,20 @@ describe("withFileLock", () => {
       // Released by its holder, it is taken.
       yield* Effect.promise(() => fs.rm(`${file}.lock`))
       expect(yield* Effect.promise(() => withFileLock(file, async () => "wrote", { waitMs: 100, onTimeout: "fail" }))).toBe("wrote")
+    }))
+})
+
+describe("import's many-entry write", () => {
+  it.scoped("takes the lock too: concurrent imports and adds keep every entry", () =>
+    Effect.gen(function*() {
+      const file = path.join(yield* tempDir, "settings.json")
+      yield* Effect.all([
+        writeServerEntries(file, [{ name: "i1", config: { command: "a" } }, { name: "i2", config: { command: "b" } }]),
+        writeServerEntries(file, [{ name: "i3", config: { command: "c" } }], { allow: ["mcp__i3__*"] }),
+        writeServerEntry(file, "added", { command: "d" })
+      ], { concurrency: "unbounded" })
+      const settings = yield* readJson(file)
+      expect(Object.keys(settings.mcpServers).sort()).toEqual(["added", "i1", "i2", "i3"])
+      expect(settings.permissions.allow).toEqual(["mcp__i3__*"])
     }))
 })

@@ -131,6 +131,14 @@ export const writeServerEntries = Effect.fn("SettingsFile.writeServerEntries")(f
   entries: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig | Record<string, unknown> }>,
   options: { readonly force?: boolean; readonly allow?: ReadonlyArray<string>; readonly dryRun?: boolean } = {}
 ) {
+  return yield* locked(file, writeEntries(file, entries, options))
+})
+
+const writeEntries = (
+  file: string,
+  entries: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig | Record<string, unknown> }>,
+  options: { readonly force?: boolean; readonly allow?: ReadonlyArray<string>; readonly dryRun?: boolean }
+) => Effect.gen(function*() {
   const { text, value } = yield* read(file)
   const existing: Record<string, unknown> = typeof value.mcpServers === "object" && value.mcpServers !== null ? value.mcpServers : {}
   const result = { added: [] as Array<string>, replaced: [] as Array<string>, skipped: [] as Array<string>, allowed: [] as Array<string> }
