@@ -12,7 +12,6 @@ import type * as Usage from "@effect/cli/Usage"
 import { UsageError } from "@mcpctl/core/Errors"
 import { didYouMean } from "@mcpctl/core/Suggest"
 import * as Either from "effect/Either"
-import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 
 /** One option of a command: its names (`--json`, `-y`) and what it takes (undefined: nothing). */
@@ -22,8 +21,14 @@ export interface Flag {
   readonly value: string | undefined
 }
 
-/** Each command's options, by every name and alias. */
-export type Commands = ReadonlyMap<string, ReadonlyMap<string, Flag>>
+/** A command's options by every name and alias, and its own subcommands (`config explain`). */
+export interface CommandSpec {
+  readonly flags: ReadonlyMap<string, Flag>
+  readonly subcommands: Commands
+}
+
+/** Each command by name. */
+export type Commands = ReadonlyMap<string, CommandSpec>
 
 /** The MCP log levels and the Effect names `--log-level` also takes (Flags.logLevelFromArgv maps them). */
 const logLevels = "debug | info | notice | warning | error | critical | alert | emergency | all | trace | fatal | none"
@@ -65,15 +70,38 @@ const byName = (flags: ReadonlyArray<Flag>): ReadonlyMap<string, Flag> => {
   return map
 }
 
-/** Every subcommand's options, read from the command tree. */
-export const commandsOf = <Name extends string, R, E, A>(root: Command.Command<Name, R, E, A>): Commands => {
-  const subcommands = Descriptor.getSubcommands(root.descriptor)
-  return new Map(
-    [...HashMap.entries(subcommands)]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, sub]) => [name, byName(flagsOfUsage(Descriptor.getUsage(sub)))] as const)
-  )
+/**
+ * The shape of @effect/cli's command descriptors this walks: a command (`Standard`), one mapped
+ * (`Map`), or one with subcommands (`Subcommands`: its `parent` and `children`).
+ * `Descriptor.getSubcommands` stops one level down, so `config explain` needs the tree itself.
+ */
+interface DescriptorNode {
+  readonly _tag: string
+  readonly name?: string
+  readonly command?: DescriptorNode
+  readonly parent?: DescriptorNode
+  readonly children?: ReadonlyArray<DescriptorNode>
 }
+
+const specOf = (node: DescriptorNode): readonly [string, CommandSpec] => {
+  switch (node._tag) {
+    case "Map":
+      return specOf(node.command!)
+    case "Subcommands": {
+      const [name, parent] = specOf(node.parent!)
+      const children = [...node.children!].map(specOf).sort(([a], [b]) => a.localeCompare(b))
+      return [name, { flags: parent.flags, subcommands: new Map(children) }]
+    }
+    default: {
+      const usage = Descriptor.getUsage(node as unknown as Descriptor.Command<unknown>)
+      return [node.name ?? "", { flags: byName(flagsOfUsage(usage)), subcommands: new Map() }]
+    }
+  }
+}
+
+/** Every subcommand's options (and its subcommands'), read from the command tree. */
+export const commandsOf = <Name extends string, R, E, A>(root: Command.Command<Name, R, E, A>): Commands =>
+  specOf(root.descriptor as unknown as DescriptorNode)[1].subcommands
 
 const isShortFlag = (token: string) => /^-[A-Za-z]/.test(token)
 const isFlag = (token: string) => token.startsWith("--") || isShortFlag(token)
@@ -140,16 +168,34 @@ export const checkArgs = (
     if (name === "--wizard" && !interactive) return fail(wizardWithoutTerminal)
     return Either.right({ args })
   }
-  const flags = commands.get(first)
-  if (!flags) {
+  let spec = commands.get(first)
+  if (!spec) {
     return fail(
       `No command "${first}".${didYouMean(first, commands.keys())} Commands: ${[...commands.keys()].join(", ")}; ` +
         "`mcpctl --help` describes them."
     )
   }
   const out: Array<string> = [first]
+  let command = first
+  let start = 0
+  // `config explain`: the words naming a subcommand come first, each with its own options.
+  while (spec.subcommands.size > 0 && rest[start] !== undefined && !isFlag(rest[start]!)) {
+    const word = rest[start]!
+    const sub: CommandSpec | undefined = spec.subcommands.get(word)
+    if (!sub) {
+      return fail(
+        `No command "${command} ${word}".${didYouMean(word, spec.subcommands.keys())} ` +
+          `Commands of ${command}: ${[...spec.subcommands.keys()].join(", ")}.`
+      )
+    }
+    spec = sub
+    command = `${command} ${word}`
+    out.push(word)
+    start++
+  }
+  const flags = spec.flags
   let positionals = 0
-  for (let i = 0; i < rest.length; i++) {
+  for (let i = start; i < rest.length; i++) {
     const token = rest[i]!
     if (token === "--") {
       out.push(...rest.slice(i))
@@ -164,11 +210,11 @@ export const checkArgs = (
     const name = token.startsWith("--") && eq > 0 ? token.slice(0, eq) : token
     const flag = flags.get(name)
     if (!flag) {
-      const hint = first === "add" && positionals > 0
+      const hint = command === "add" && positionals > 0
         ? " A server's own flags go after --: mcpctl add NAME -- COMMAND ARGS…"
-        : ` \`mcpctl ${first} --help\` lists its options.`
+        : ` \`mcpctl ${command} --help\` lists its options.`
       const near = name.startsWith("--") ? didYouMean(name, [...flags.keys()].filter((n) => n.startsWith("--"))) : ""
-      return fail(`Unknown option ${name} for \`mcpctl ${first}\`.${near}${hint}`)
+      return fail(`Unknown option ${name} for \`mcpctl ${command}\`.${near}${hint}`)
     }
     if (name === "--wizard" && !interactive) return fail(wizardWithoutTerminal)
     if (flag.value === undefined) {

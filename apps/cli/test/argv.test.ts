@@ -24,9 +24,17 @@ describe("the command line, before @effect/cli reads it (pure)", () => {
     expect([...commands.keys()]).toEqual(
       ["add", "auth", "call", "config", "get", "import", "logout", "prompt", "prompts", "read", "remove", "resources", "serve", "servers", "tools", "trust"]
     )
-    expect(commands.get("call")!.get("--timeout")!.value).toBe("integer")
-    expect(commands.get("call")!.get("-y")!.names).toContain("--yes")
-    expect(commands.get("tools")!.get("--json")!.value).toBeUndefined()
+    expect(commands.get("call")!.flags.get("--timeout")!.value).toBe("integer")
+    expect(commands.get("call")!.flags.get("-y")!.names).toContain("--yes")
+    expect(commands.get("tools")!.flags.get("--json")!.value).toBeUndefined()
+  })
+
+  it("checks a subcommand's own options (`config explain --config FILE`)", () => {
+    expect(check("config explain api --config a.json --json")).toEqual(
+      Either.right({ args: ["config", "explain", "api", "--config", "a.json", "--json"] })
+    )
+    expect(message("config explain --jsn")).toContain('Unknown option --jsn for `mcpctl config explain`. Did you mean "--json"?')
+    expect(message("config explian")).toContain('No command "config explian". Did you mean "explain"?')
   })
 
   it("refuses a typo'd flag instead of taking it for a server name, and proposes the flag", () => {
