@@ -7,7 +7,10 @@ const ssr = { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@
 
 // Every package and app is its own test project; integration tests spawn real servers,
 // so each project keeps generous timeouts and runs files in forked processes. Each runs with a
-// TMPDIR of its own, removed when the run ends (test/tmpdir.globalSetup.ts).
+// TMPDIR of its own, removed when the run ends (test/tmpdir.globalSetup.ts). `soak` holds the
+// long-running core tests (50 stubborn servers, kill -9 loops, endless answers, an agent loop of
+// 1,000 calls, real servers started with a delay):
+// `npm run soak` runs it, `npm test` does not.
 export default defineWorkspace([
   {
     resolve,
@@ -18,6 +21,19 @@ export default defineWorkspace([
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
       testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: "forks"
+    }
+  },
+  {
+    resolve,
+    ssr,
+    test: {
+      name: "soak",
+      root: "./packages/core",
+      include: ["soak/**/*.test.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts"],
+      testTimeout: 120_000,
       hookTimeout: 30_000,
       pool: "forks"
     }

@@ -31,7 +31,9 @@ const plan = quick
     http: { runs: 1, n: 100, warmup: 10 },
     memory: { runs: 1, n: 2_000, warmup: 200 },
     shutdown: { runs: 1 },
-    cliShutdown: { runs: 1 }
+    cliShutdown: { runs: 1 },
+    manyShutdown: { runs: 1, servers: 5 },
+    killReap: { runs: 1, servers: 3 }
   }
   : {
     startup: { runs: 6, warmup: 1 },
@@ -42,13 +44,16 @@ const plan = quick
     http: { runs: 5, n: 1_000, warmup: 50 },
     memory: { runs: 1, n: 50_000, warmup: 1_000 },
     shutdown: { runs: 2 },
-    cliShutdown: { runs: 1 }
+    cliShutdown: { runs: 1 },
+    manyShutdown: { runs: 2, servers: 50 },
+    killReap: { runs: 3, servers: 10 }
   }
 
 const node = process.execPath
 const cli = join(root, "apps/cli/bin/mcpctl.mjs")
 const leanServer = join(bench, "servers/lean-server.mjs")
 const wrapper = join(root, "packages/testing/src/fixtures/stubborn-wrapper.sh")
+const hostile = join(root, "packages/testing/src/fixtures/hostile-server.mjs")
 const build = join(bench, ".build")
 mkdirSync(build, { recursive: true })
 
@@ -223,6 +228,66 @@ const stubbornLeftovers = async (pidFile, wrapperPidFile) => {
     } catch {}
   }
   return { left: left.length, found: pids.length }
+}
+
+/** Is a process alive (zombies count as dead)? */
+const isAlive = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]
+    return state !== "Z" && state !== "X"
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `count` stubborn hostile servers (each with a `sleep` grandchild in its group, all ignoring
+ * INT/TERM/HUP/EOF) and their pid files; `hold` adds one that never initializes, so
+ * `mcpctl servers` keeps running with the others connected.
+ */
+const stubbornSet = (count, tag, hold) => {
+  const pidFiles = Array.from({ length: count }, (_, i) => join(build, `many-${tag}-${i}.pids`))
+  const servers = Object.fromEntries(pidFiles.map((file, i) => [`s${i}`, { command: node, args: [hostile, "--stubborn", "--pid-file", file] }]))
+  if (hold) servers.hold = { command: node, args: [hostile, "--never-initialize"] }
+  const settings = join(build, `many-${tag}.json`)
+  writeFileSync(settings, JSON.stringify({ mcpServers: servers }))
+  const pids = () => pidFiles.flatMap((f) => {
+    try {
+      return Object.values(JSON.parse(readFileSync(f, "utf8")))
+    } catch {
+      return []
+    }
+  })
+  const cleanup = () => {
+    for (const pid of pids()) {
+      try {
+        process.kill(pid, "SIGKILL")
+      } catch {}
+    }
+    for (const f of pidFiles) rmSync(f, { force: true })
+  }
+  return { settings, pidFiles, pids, cleanup }
+}
+
+const until = async (condition, timeoutMs, what) => {
+  const started = Date.now()
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  return Date.now() - started
+}
+
+/** Spawns a long-running command, resolves once `ready()` holds; `exited` resolves on its exit. */
+const startLong = async (command, args, env, ready) => {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  let out = ""
+  child.stdout.on("data", (c) => (out += c))
+  child.stderr.on("data", () => {})
+  const exited = new Promise((resolve) => child.on("exit", resolve))
+  await until(() => ready(out), 300_000, "servers to start")
+  return { child, exited }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,6 +503,84 @@ const steps = {
     })
   }
 }
+
+Object.assign(steps, {
+  /** N stubborn servers behind one whole process, Ctrl-C: time to exit, and what is left. */
+  manyShutdown: async () => {
+    const { runs, servers: count } = plan.manyShutdown
+    const left = { mcpctl: [], raw: [] }
+    const s = await alternate(`shutdown (${count} stubborn servers)`, ["mcpctl", "raw"], { runs }, async (side) => {
+      const set = stubbornSet(count, `${side}-${Date.now()}`, side === "mcpctl")
+      try {
+        const ready = () => set.pidFiles.every((f) => existsSync(f)) && set.pids().length === 2 * count
+        const env = { MCPCTL_HOME: join(build, "home"), MCP_TIMEOUT: "300000", MCP_SERVER_CONNECTION_BATCH_SIZE: String(count + 1) }
+        const { child, exited } = side === "mcpctl"
+          ? await startLong(node, [cli, "servers", "--json", "--config", set.settings], env, ready)
+          : await startLong(node, [join(bench, "raw/shutdown-many.mjs"), String(count), node, hostile, "--stubborn", "--pid-file", join(build, `many-${side}-raw-{i}.pids`)], {}, (out) => out.includes("ready"))
+        const pids = side === "mcpctl" ? set.pids() : Array.from({ length: count }, (_, i) => {
+          try {
+            return Object.values(JSON.parse(readFileSync(join(build, `many-${side}-raw-${i}.pids`), "utf8")))
+          } catch {
+            return []
+          }
+        }).flat()
+        const t0 = now()
+        child.kill("SIGINT")
+        await exited
+        const wall = ms(now() - t0)
+        left[side].push(pids.filter(isAlive).length)
+        for (const pid of pids) {
+          try {
+            process.kill(pid, "SIGKILL")
+          } catch {}
+        }
+        return wall
+      } finally {
+        set.cleanup()
+      }
+    })
+    figure(`shutdown: whole process, ${count} stubborn servers, Ctrl-C to exit`, {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl,
+      raw: s.raw,
+      goal: count >= 50 ? { text: "mcpctl ≤ 1000 ms", check: (m) => m.max <= 1000 } : undefined,
+      note: `processes left alive (of ${2 * count}): mcpctl ${left.mcpctl.join(",")}, raw ${left.raw.join(",")} (raw: the SDK host closes every client at once on SIGINT)`
+    })
+  },
+
+  /** kill -9 of mcpctl with N stubborn servers: time until the watchdog has ended every group. */
+  killReap: async () => {
+    const { runs, servers: count } = plan.killReap
+    const left = []
+    const samples = []
+    for (let round = 0; round < runs; round++) {
+      const set = stubbornSet(count, `kill-${Date.now()}`, true)
+      try {
+        const env = { MCPCTL_HOME: join(build, "home"), MCP_TIMEOUT: "300000", MCP_SERVER_CONNECTION_BATCH_SIZE: String(count + 1) }
+        const { child, exited } = await startLong(node, [cli, "servers", "--json", "--config", set.settings], env, () =>
+          set.pidFiles.every((f) => existsSync(f)) && set.pids().length === 2 * count)
+        const pids = set.pids()
+        const t0 = now()
+        child.kill("SIGKILL")
+        await exited
+        await until(() => pids.every((p) => !isAlive(p)), 10_000, "the groups to be gone").catch(() => undefined)
+        samples.push(ms(now() - t0))
+        left.push(pids.filter(isAlive).length)
+      } finally {
+        set.cleanup()
+      }
+      log(`  kill -9 reaping: round ${round + 1}/${runs}`)
+    }
+    figure(`shutdown: kill -9 of mcpctl, ${count} stubborn servers, until none is left`, {
+      unit: "ms",
+      better: "lower",
+      mcpctl: samples,
+      goal: { text: "mcpctl ≤ 1500 ms, 0 left", check: (m) => m.max <= 1500 && left.every((n) => n === 0) },
+      note: `processes left alive (of ${2 * count}): ${left.join(",")}; a raw SDK host killed with -9 leaves all of them running`
+    })
+  }
+})
 
 // ---------------------------------------------------------------------------------------------
 // Report

@@ -46,6 +46,8 @@ export interface HostOptions extends GlobalFlags {
   readonly header?: ReadonlyArray<string>
   readonly stdio?: Option.Option<string>
   readonly adhocName?: string
+  /** Connect again to a server whose connect failed, on its next use (`serve`); else one attempt per run. */
+  readonly retryConnects?: boolean
 }
 
 /** Splits `--stdio "COMMAND ARGS"` like a shell would for quotes and backslashes, nothing more (pure). */
@@ -167,7 +169,10 @@ export const hostLayer = (options: HostOptions) => {
     elicitation: options.yes ? Elicitation.layerDefaults : ask ? Elicitation.layerTerminal : Elicitation.layerDecline,
     signIn: { inline: inlineAuth(options) },
     // Server log notifications never reach stdout, so `--json` stays one clean document.
-    serverLogs: { threshold: options.logLevel ?? "warning", write: logLine }
+    serverLogs: { threshold: options.logLevel ?? "warning", write: logLine },
+    // A command connects to each server once: listing after a failed connect reports that failure
+    // instead of waiting out MCP_TIMEOUT a second time.
+    pool: { rememberFailedConnects: options.retryConnects !== true }
   })
 }
 

@@ -21,10 +21,16 @@ export const err = (line = ""): void => {
   process.stderr.write(line + "\n")
 }
 
+let documentWritten = false
+
 /** The one JSON document of a `--json` run. */
 export const json = (value: unknown): void => {
+  documentWritten = true
   process.stdout.write(JSON.stringify(value, null, 2) + "\n")
 }
+
+/** Whether the run's JSON document is out (a failure found later must not write a second one). */
+export const jsonWritten = (): boolean => documentWritten
 
 const visibleLength = (text: string): number => [...text].length
 

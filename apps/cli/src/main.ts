@@ -1,11 +1,11 @@
 /**
- * mcpctl: the command line. Composes the commands and runs them under `NodeRuntime.runMain`, so
- * Ctrl-C interrupts the program and every scope (child processes included) closes before exit.
+ * mcpctl: the command line. Composes the commands and runs them under `Signals.runMain`, so
+ * Ctrl-C, SIGTERM and SIGHUP interrupt the program and every scope (child processes included)
+ * closes before exit, and a second signal hurries that up without skipping it.
  */
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as CoreHost from "@mcpctl/core/Host"
@@ -15,10 +15,11 @@ import { withPlainConsole } from "./Console.js"
 import { codeOf, recordSignals } from "./ExitCode.js"
 import { logLevelFromArgv } from "./Flags.js"
 import { report, VERSION } from "./Host.js"
+import { runMain } from "./Signals.js"
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
 
-// Which signal stopped a run decides its exit code (130 Ctrl-C, 143 SIGTERM).
+// Which signal stopped a run decides its exit code (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 recordSignals()
 
 /**
@@ -61,7 +62,7 @@ run(process.argv).pipe(
   Effect.provide(cliConfig),
   Effect.provide(NodeContext.layer),
   Effect.provide(logs),
-  NodeRuntime.runMain({
+  runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,
     teardown: (exit) => exitAfterFlush(codeOf(exit))

@@ -4,7 +4,7 @@
  * (exit 2) naming the flag, or does what it says; checked on the pure check and on the built CLI.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import * as Either from "effect/Either"
 import { spawn } from "node:child_process"
 import { checkArgs, commandsOf } from "../src/Argv.js"

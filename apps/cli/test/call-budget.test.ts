@@ -4,7 +4,7 @@
  * `serve`), the marker names the setting to raise, and `--save-full` keeps the whole text in a
  * file the result names.
  */
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"

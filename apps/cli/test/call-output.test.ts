@@ -5,7 +5,7 @@
  */
 import { Everything } from "@mcpctl/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { run, workspace } from "./support.js"
 import { readFileSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"

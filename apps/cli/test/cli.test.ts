@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Everything } from "@mcpctl/testing"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { waitForFile } from "@mcpctl/testing/Processes"
 import { cliBin, isAlive, repoRoot, run, workspace } from "./support.js"
 
 const ws = workspace()
@@ -278,7 +279,7 @@ describe("shutdown leaves nothing behind", () => {
     let cli = 0
     const running = run(["call", "mcp__stubborn__hang", "--config", file], { home, onSpawn: (pid) => (cli = pid) })
     // Interrupt once the server has the call (it writes a file: the event), like a user pressing Ctrl-C.
-    await waitFor(() => existsSync(callFile) && existsSync(pidFile))
+    await Promise.all([waitForFile(callFile, 20_000), waitForFile(pidFile, 20_000)])
     process.kill(cli, "SIGINT")
     const r = await running
     expect(r.code).toBe(130)
@@ -286,12 +287,3 @@ describe("shutdown leaves nothing behind", () => {
     expect([pids.server, pids.grandchild].filter(isAlive)).toEqual([])
   })
 })
-
-/** Polls a condition that an external process makes true (a file appearing), bounded in time. */
-const waitFor = async (condition: () => boolean, timeoutMs = 20_000) => {
-  const start = Date.now()
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error("condition not met in time")
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}

@@ -4,11 +4,12 @@
  * SIGTERM exits 143; a tool's `isError` says so on stderr and exits 1.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { Processes } from "@mcpctl/testing"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { interruptedCode } from "../src/ExitCode.js"
 import { isAlive, run, workspace } from "./support.js"
 
 const ws = workspace()
@@ -80,6 +81,11 @@ describe("a tool that returns isError", () => {
 })
 
 describe("signals", () => {
+  it("an interrupted run exits 128 + the signal's number, as shells report it", () => {
+    expect([interruptedCode("SIGINT"), interruptedCode("SIGTERM"), interruptedCode("SIGHUP"), interruptedCode(undefined)])
+      .toEqual([130, 143, 129, 130])
+  })
+
   it("SIGTERM during a call exits 143, after shutting the server down", async () => {
     const pidFile = join(ws.dir, "term.pids")
     const callFile = join(ws.dir, "term.call")

@@ -3,7 +3,7 @@
  * only the command's output, so a `--json` document stays one clean document.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { mkdirSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"

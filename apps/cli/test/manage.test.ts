@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { redactText, redactUrl } from "@mcpctl/core/Redact"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { run, workspace } from "./support.js"

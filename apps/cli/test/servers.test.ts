@@ -1,5 +1,5 @@
 /** `mcpctl servers --check`: a health check for scripts (exit 4 when an enabled server is down). */
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { run, workspace } from "./support.js"
 

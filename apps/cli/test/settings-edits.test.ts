@@ -4,7 +4,7 @@
  * unset `${VAR}` fails its own server only, and `get` shows the reference as written.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { spawn } from "node:child_process"
 import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"

@@ -3,7 +3,7 @@
  * (its tools/list size against the full one: goal ≤ 0.2×, both printed for the README), search and
  * call through the two meta tools with the ordinary rules, and servers marked "alwaysLoad".
  */
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"

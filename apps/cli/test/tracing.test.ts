@@ -3,7 +3,7 @@
  * `<endpoint>/v1/traces` (a tiny collector on 127.0.0.1 here); without it nothing is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { run, workspace } from "./support.js"

@@ -4,7 +4,7 @@
  * changed and how to accept it, `mcpctl trust` accepts it; `serve` hides it until it is trusted,
  * also when the trust comes from another process while it runs.
  */
-import * as fixtures from "@mcpctl/testing/fixtures"
+import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"

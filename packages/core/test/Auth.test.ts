@@ -1,12 +1,10 @@
+import { Fixtures } from "@mcpctl/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import * as Effect from "effect/Effect"
-import * as TestClock from "effect/TestClock"
 import { createHash } from "node:crypto"
-import * as fs from "node:fs/promises"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import * as os from "node:os"
 import * as path from "node:path"
 import { isAuthError } from "../src/transport/TransportErrors.js"
 import {
@@ -16,132 +14,10 @@ import {
   parseCallback,
   signIn
 } from "../src/auth/Auth.js"
-import { McpctlOAuthProvider } from "../src/auth/TokenStore.js"
-import { redactSecrets } from "../src/Redact.js"
 import type { OAuthOptions, ResolvedServer } from "../src/config/ServerConfig.js"
-import {
-  clearNeedsAuth,
-  isFresh,
-  isNeedsAuthCached,
-  markNeedsAuth,
-  NEEDS_AUTH_TTL_MS,
-  needsAuthCacheFile,
-  parseEntries,
-  pruneExpired
-} from "../src/pool/NeedsAuthCache.js"
-import {
-  readStored,
-  serverKey,
-  storeFile,
-  updateStored
-} from "../src/auth/TokenStore.js"
-
-const tmpHome = () => Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "mcpctl-auth-")))
-const mode = (file: string) => Effect.promise(() => fs.stat(file)).pipe(Effect.map((s) => s.mode & 0o777))
-const readJson = (file: string) => Effect.promise(async () => JSON.parse(await fs.readFile(file, "utf8")))
-const leftovers = (dir: string) =>
-  Effect.promise(() => fs.readdir(dir)).pipe(Effect.map((names) => names.filter((n) => /\.tmp$|\.lock$/.test(n))))
-
-const MIN = 60 * 1000
-
-describe("NeedsAuthCache (pure)", () => {
-  it("parses leniently and judges freshness", () => {
-    expect(parseEntries("nope")).toEqual({})
-    expect(parseEntries([1])).toEqual({})
-    expect(parseEntries({ a: { timestamp: 5 }, b: { timestamp: "x" }, c: null })).toEqual({ a: { timestamp: 5 } })
-    const entries = { a: { timestamp: 0 }, b: { timestamp: 10 * MIN } }
-    expect(isFresh(entries, "a", 14 * MIN)).toBe(true)
-    expect(isFresh(entries, "a", 15 * MIN)).toBe(false)
-    expect(isFresh(entries, "zzz", 0)).toBe(false)
-    expect(pruneExpired(entries, 16 * MIN)).toEqual({ b: { timestamp: 10 * MIN } })
-  })
-})
-
-describe("NeedsAuthCache (file)", () => {
-  it.effect("stays fresh for 14 minutes and expires at 15", () =>
-    Effect.gen(function*() {
-      const home = yield* tmpHome()
-      expect(yield* isNeedsAuthCached(home, "api")).toBe(false)
-      yield* markNeedsAuth(home, "api")
-      expect(yield* isNeedsAuthCached(home, "api")).toBe(true)
-      yield* TestClock.adjust("14 minutes")
-      expect(yield* isNeedsAuthCached(home, "api")).toBe(true)
-      expect(yield* isNeedsAuthCached(home, "other")).toBe(false)
-      yield* TestClock.adjust("1 minute")
-      expect(yield* isNeedsAuthCached(home, "api")).toBe(false)
-      expect(NEEDS_AUTH_TTL_MS).toBe(15 * MIN)
-    }))
-
-  it.effect("concurrent marks from many fibers all land; atomic writes leave no temp files; mode 0600", () =>
-    Effect.gen(function*() {
-      const home = yield* tmpHome()
-      const names = Array.from({ length: 12 }, (_, i) => `s${i}`)
-      yield* Effect.all(names.map((n) => markNeedsAuth(home, n)), { concurrency: "unbounded" })
-      const file = needsAuthCacheFile(home)
-      expect(Object.keys(yield* readJson(file)).sort()).toEqual([...names].sort())
-      expect(yield* leftovers(home)).toEqual([])
-      expect(yield* mode(file)).toBe(0o600)
-      yield* Effect.all([clearNeedsAuth(home, "s0"), markNeedsAuth(home, "late")], { concurrency: 2 })
-      const after = yield* readJson(file)
-      expect(after.s0).toBeUndefined()
-      expect(after.late).toBeDefined()
-      expect(after.s1).toBeDefined()
-    }))
-
-  it.effect("a corrupt or oddly shaped file reads as empty and is repaired by the next write", () =>
-    Effect.gen(function*() {
-      const home = yield* tmpHome()
-      const file = needsAuthCacheFile(home)
-      yield* Effect.promise(() => fs.writeFile(file, "{ not json"))
-      expect(yield* isNeedsAuthCached(home, "api")).toBe(false)
-      yield* markNeedsAuth(home, "api")
-      expect(yield* readJson(file)).toEqual({ api: { timestamp: 0 } })
-      yield* Effect.promise(() => fs.writeFile(file, JSON.stringify({ api: "yes", ok: { timestamp: 0 } })))
-      expect(yield* isNeedsAuthCached(home, "api")).toBe(false)
-      expect(yield* isNeedsAuthCached(home, "ok")).toBe(true)
-    }))
-
-  it.effect("expired entries are pruned on write", () =>
-    Effect.gen(function*() {
-      const home = yield* tmpHome()
-      yield* markNeedsAuth(home, "old")
-      yield* TestClock.adjust("20 minutes")
-      yield* markNeedsAuth(home, "new")
-      expect(Object.keys(yield* readJson(needsAuthCacheFile(home)))).toEqual(["new"])
-    }))
-})
-
-describe("TokenStore", () => {
-  it("normalizes server URLs to origin + path", () => {
-    expect(serverKey("https://X.dev:443/mcp/?a=1#f")).toBe("https://x.dev/mcp")
-    expect(serverKey("https://x.dev/")).toBe("https://x.dev")
-    expect(serverKey("http://127.0.0.1:8080/mcp")).toBe("http://127.0.0.1:8080/mcp")
-    expect(storeFile("/h", "https://x.dev/mcp")).toBe(storeFile("/h", "https://x.dev/mcp/"))
-    expect(storeFile("/h", "https://x.dev/a")).not.toBe(storeFile("/h", "https://x.dev/b"))
-  })
-
-  it.effect("writes 0600 files in a 0700 directory and tolerates a corrupt file", () =>
-    Effect.gen(function*() {
-      const home = yield* tmpHome()
-      const url = "https://x.dev/mcp"
-      yield* Effect.promise(() =>
-        updateStored(home, url, (s) => ({ ...s, tokens: { access_token: "AT", token_type: "Bearer" } }))
-      )
-      expect(yield* mode(storeFile(home, url))).toBe(0o600)
-      expect(yield* mode(path.join(home, "oauth"))).toBe(0o700)
-      yield* Effect.promise(() => fs.writeFile(storeFile(home, url), "garbage"))
-      expect(yield* Effect.promise(() => readStored(home, url))).toEqual({ serverUrl: "https://x.dev/mcp" })
-    }))
-
-  it("redacts known secrets and token-shaped fields", () => {
-    const text = `bad: {"access_token":"abc123","refresh_token":"r-9"} Bearer xyz.987 secretvalue`
-    const out = redactSecrets(text, ["secretvalue"])
-    expect(out).not.toContain("abc123")
-    expect(out).not.toContain("r-9")
-    expect(out).not.toContain("xyz.987")
-    expect(out).not.toContain("secretvalue")
-  })
-})
+import { isNeedsAuthCached, markNeedsAuth } from "../src/pool/NeedsAuthCache.js"
+import { readStored, storeFile } from "../src/auth/TokenStore.js"
+import { leftovers, mode, tmpHome } from "./support/files.js"
 
 describe("Auth helpers", () => {
   it("builds opener command lines", () => {
@@ -311,14 +187,8 @@ const startFakeAs = (): Promise<FakeAs> =>
 
 const fakeAs = Effect.acquireRelease(Effect.promise(startFakeAs), (as) => Effect.promise(as.close))
 
-const remoteServer = (url: string, oauth?: OAuthOptions): ResolvedServer => ({
-  name: "api",
-  originalName: "api",
-  scope: "user",
-  source: "/tmp/settings.json",
-  transport: "http",
-  config: { type: "http", url, ...(oauth ? { oauth } : {}) }
-})
+const remoteServer = (url: string, oauth?: OAuthOptions): ResolvedServer =>
+  Fixtures.server("api", { type: "http", url, ...(oauth ? { oauth } : {}) })
 
 /** Follows the authorization redirect to the loopback callback, like a browser would. */
 const follow = (opened: Array<string>) => (url: string) =>
@@ -437,27 +307,10 @@ describe("signIn against a local authorization server", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(
         signIn(
-          { name: "fs", originalName: "fs", scope: "user", source: "/s.json", transport: "stdio", config: { command: "x" } },
+          Fixtures.server("fs", { command: "x" }),
           { home: "/nonexistent", print: quiet }
         )
       )
       expect(error._tag).toBe("ConfigError")
-    }))
-
-  it.effect("pre-registered clients come from settings and are never overwritten", () =>
-    Effect.gen(function*() {
-      const home = yield* tmpHome()
-      const provider = new McpctlOAuthProvider({
-        home,
-        serverName: "api",
-        serverUrl: "https://x.dev/mcp",
-        oauth: { clientId: "pre", clientSecret: "shh", scopes: ["a", "b"], callbackPort: 4567 }
-      })
-      expect(yield* Effect.promise(() => provider.clientInformation())).toEqual({ client_id: "pre", client_secret: "shh" })
-      yield* Effect.promise(() => provider.saveClientInformation({ client_id: "pre", issuer: "https://as" } as never))
-      expect((yield* Effect.promise(() => readStored(home, "https://x.dev/mcp"))).clientInformation).toBeUndefined()
-      expect(provider.redirectUrl).toBe("http://127.0.0.1:4567/callback")
-      expect(provider.clientMetadata.scope).toBe("a b")
-      expect(provider.clientMetadata.token_endpoint_auth_method).toBe("client_secret_basic")
     }))
 })

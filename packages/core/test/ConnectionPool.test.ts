@@ -4,8 +4,8 @@
  * old session is gone, so the next request is answered only after re-initializing).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Everything, Faulty, Host, InMemory } from "@mcpctl/testing"
-import { echoServer } from "@mcpctl/testing/fixtures"
+import { Everything, Faulty, Host, InMemory, Processes } from "@mcpctl/testing"
+import { echoServer, hostileServer } from "@mcpctl/testing/Fixtures"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionLists, ListKey } from "@mcpctl/core/ConnectionLists"
@@ -17,10 +17,11 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as TestClock from "effect/TestClock"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 
@@ -287,4 +288,62 @@ describe("ConnectionLists (what a connection remembers)", () => {
     lists.clear()
     expect(lists.size).toBe(0)
   })
+})
+
+describe("ConnectionPool under hostile servers", () => {
+  const hostileHost = (names: ReadonlyArray<string>, args: (name: string) => Array<string>, pool?: { rememberFailedConnects?: boolean }) =>
+    Host.layer({
+      config: McpConfig.layerStatic({
+        servers: Object.fromEntries(names.map((n) => [n, { command: process.execPath, args: [hostileServer, ...args(n)] }])),
+        home: mkdtempSync(path.join(tmpdir(), "mcpctl-pool-"))
+      }),
+      transport: Transport.layer,
+      ...(pool ? { pool } : {})
+    })
+
+  it.live("closes every server at once: 8 stubborn servers are gone in about one escalation, not eight", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(path.join(tmpdir(), "mcpctl-stubborn-"))
+      const names = Array.from({ length: 8 }, (_, i) => `s${i}`)
+      const scope = yield* Scope.make()
+      const context = yield* Layer.buildWithScope(
+        hostileHost(names, (n) => ["--stubborn", "--pid-file", path.join(dir, `${n}.json`)]),
+        scope
+      )
+      const states = yield* Effect.flatMap(ConnectionPool, (pool) => pool.connectAll()).pipe(Effect.provide(context))
+      expect(states.map((s) => s.status)).toEqual(names.map(() => "connected"))
+      const pids = names.flatMap((n) => Object.values(JSON.parse(readFileSync(path.join(dir, `${n}.json`), "utf8")) as Array<number>))
+      expect(pids.filter(Processes.isAlive)).toHaveLength(16)
+      const started = Date.now()
+      yield* Scope.close(scope, Exit.void)
+      const ms = Date.now() - started
+      expect(pids.filter(Processes.isAlive)).toEqual([])
+      // One SIGINT → SIGTERM → SIGKILL escalation is 0.5 s; eight in a row were 4 s.
+      expect(ms).toBeLessThan(2_000)
+    }))
+
+  it.live("with rememberFailedConnects, a failed connect is not tried again", () =>
+    Effect.gen(function*() {
+      const log = path.join(mkdtempSync(path.join(tmpdir(), "mcpctl-once-")), "starts.log")
+      const layer = Host.layer({
+        config: McpConfig.layerStatic({
+          servers: { never: { command: process.execPath, args: [echoServer, "--never-initialize", "--start-log", log] } },
+          limits: { connectTimeoutMs: 500 },
+          home: mkdtempSync(path.join(tmpdir(), "mcpctl-pool-"))
+        }),
+        transport: Transport.layer,
+        pool: { rememberFailedConnects: true }
+      })
+      const { errors, ms } = yield* Effect.gen(function*() {
+        const pool = yield* ConnectionPool
+        const registry = yield* ToolRegistry
+        yield* pool.connectAll()
+        const started = Date.now()
+        const { errors } = yield* registry.list()
+        return { errors, ms: Date.now() - started }
+      }).pipe(Effect.provide(layer))
+      expect(errors.map((e) => e.message)).toEqual([expect.stringContaining("did not finish connecting within 500 ms")])
+      expect(ms).toBeLessThan(400)
+      expect(readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes(" start "))).toHaveLength(1)
+    }))
 })

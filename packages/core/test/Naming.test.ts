@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { createHash } from "node:crypto"
 import {
   buildToolName,
   MAX_DESCRIPTION_LENGTH,
@@ -8,6 +9,8 @@ import {
   TRUNCATION_MARKER,
   truncateDescription
 } from "../src/catalog/Naming.js"
+
+const sha8 = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8)
 
 describe("Naming", () => {
   it("normalizes tool names, keeping runs of _", () => {
@@ -43,6 +46,38 @@ describe("Naming", () => {
     expect(parseToolName(a)?.server).toBe("fs")
   })
 
+  it("cuts a long name to exactly 64: its first 55 characters, _ and the first 8 hex of its SHA-256", () => {
+    const full = `mcp__fs__${"t".repeat(80)}`
+    expect(buildToolName("fs", "t".repeat(80))).toBe(`${full.slice(0, 55)}_${sha8(full)}`)
+    expect(buildToolName("fs", "t".repeat(80))).toHaveLength(MAX_TOOL_NAME_LENGTH)
+    expect(buildToolName("fs", "t".repeat(56))).toHaveLength(64)
+    expect(buildToolName("fs", "t".repeat(55))).toBe(`mcp__fs__${"t".repeat(55)}`)
+  })
+
+  it("keeps the whole server prefix while one tool character still fits beside the hash", () => {
+    // mcp__ + 47 + __ + 1 tool character + _ + 8 hex = 64.
+    const server = "s".repeat(47)
+    const full = `mcp__${server}__tool_name_long`
+    expect(buildToolName(server, "tool_name_long")).toBe(`mcp__${server}__t_${sha8(full)}`)
+    // One more server character and the prefix no longer fits: the server part is cut instead.
+    const longer = "s".repeat(48)
+    const name = buildToolName(longer, "tool_name_long")
+    expect(name).toBe(`mcp__${longer}__${sha8(`mcp__${longer}__tool_name_long`)}`)
+    expect(parseToolName(name)).toEqual({ server: longer, tool: sha8(`mcp__${longer}__tool_name_long`) })
+  })
+
+  it("cuts a pathologically long server name to 49 characters, without trailing underscores", () => {
+    const server = "s".repeat(70)
+    expect(buildToolName(server, "one")).toBe(`mcp__${"s".repeat(49)}__${sha8(`mcp__${server}__one`)}`)
+    expect(buildToolName(server, "one")).toHaveLength(64)
+    const inner = `a_${"b".repeat(43)}${"_".repeat(30)}`
+    expect(buildToolName(inner, "x")).toBe(`mcp__a_${"b".repeat(43)}__${sha8(`mcp__${inner}__x`)}`)
+    const underscored = `${"a".repeat(45)}${"_".repeat(30)}`
+    const name = buildToolName(underscored, "x")
+    expect(name).toBe(`mcp__${"a".repeat(45)}__${sha8(`mcp__${underscored}__x`)}`)
+    expect(parseToolName(name)?.server).toBe("a".repeat(45))
+  })
+
   it("shortens names with a very long server name and still parses to mcp__<s>__<t>", () => {
     const server = "s".repeat(70)
     const a = buildToolName(server, "one")
@@ -61,6 +96,8 @@ describe("Naming", () => {
 
   it("rejects names that are not mcp__<server>__<tool>", () => {
     expect(parseToolName("fs__read")).toBeUndefined()
+    expect(parseToolName("abcd_fs__read")).toBeUndefined()
+    expect(parseToolName("MCP__fs__read")).toBeUndefined()
     expect(parseToolName("mcp__fs")).toBeUndefined()
     expect(parseToolName("mcp__fs__")).toBeUndefined()
     expect(parseToolName("mcp____tool")).toBeUndefined()
@@ -78,6 +115,18 @@ describe("Naming", () => {
     expect(cut.length).toBe(MAX_DESCRIPTION_LENGTH)
     expect(cut.endsWith(TRUNCATION_MARKER)).toBe(true)
     expect(cut.startsWith("d".repeat(100))).toBe(true)
+  })
+
+  it("steps back over a high surrogate at the cut (U+D800 to U+DBFF), and only over one", () => {
+    const keep = MAX_DESCRIPTION_LENGTH - TRUNCATION_MARKER.length
+    const at = (unit: string) => truncateDescription("d".repeat(keep - 1) + unit + "x".repeat(100))
+    expect(at("\ud800")).toBe("d".repeat(keep - 1) + TRUNCATION_MARKER)
+    expect(at("\udbff")).toBe("d".repeat(keep - 1) + TRUNCATION_MARKER)
+    expect(at("\ud7ff")).toBe("d".repeat(keep - 1) + "\ud7ff" + TRUNCATION_MARKER)
+    expect(at("\udc00")).toBe("d".repeat(keep - 1) + "\udc00" + TRUNCATION_MARKER)
+    expect(truncateDescription("d".repeat(MAX_DESCRIPTION_LENGTH + 1))).toBe("d".repeat(keep) + TRUNCATION_MARKER)
+    expect(MAX_DESCRIPTION_LENGTH).toBe(2048)
+    expect(TRUNCATION_MARKER).toBe("… [truncated]")
   })
 
   it("never splits a surrogate pair when cutting", () => {

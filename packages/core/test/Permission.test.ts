@@ -1,11 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
+import * as Deferred from "effect/Deferred"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
 import { PassThrough } from "node:stream"
-import { defaultLimits, type PermissionRules } from "../src/config/ServerConfig.js"
-import { McpConfig } from "../src/config/McpConfig.js"
+import { type PermissionRules } from "../src/config/ServerConfig.js"
 import { ConfigError, PermissionDenied } from "../src/Errors.js"
 import {
   askOnTerminal,
@@ -22,14 +24,7 @@ import {
 const rules = (r: Partial<PermissionRules>): PermissionRules => ({ allow: [], ask: [], deny: [], ...r })
 
 const configLayer = (permissions: Partial<PermissionRules>) =>
-  Layer.succeed(McpConfig, {
-    servers: [],
-    permissions: rules(permissions),
-    limits: defaultLimits,
-    home: "/tmp/mcpctl-home",
-    projectDir: "/tmp/project",
-    warnings: []
-  })
+  Fixtures.config({ permissions, home: Fixtures.UNUSED_HOME, projectDir: "/tmp/project" })
 
 const request = (tool: string, args: unknown = { path: "/tmp/x" }): PermissionRequest => {
   const [, server = "", toolName = ""] = /^mcp__([^_]+)__(.*)$/.exec(tool) ?? []
@@ -64,6 +59,9 @@ const permissionWith = (
   writer: Layer.Layer<RuleWriter> = RuleWriter.layerNoop
 ) => Permission.layer.pipe(Layer.provide(Layer.mergeAll(configLayer(permissions), prompter, writer)))
 
+const allSuspended = (fibers: ReadonlyArray<Fiber.RuntimeFiber<unknown, unknown>>) =>
+  Effect.map(Effect.forEach(fibers, (f) => f.status), (statuses) => statuses.every((s) => s._tag === "Suspended"))
+
 const denied = (exit: Exit.Exit<void, unknown>): PermissionDenied => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
   const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
@@ -94,6 +92,13 @@ describe("ruleMatches", () => {
     expect(ruleMatches("mcp__fs__read*", "mcp__fs__read_file")).toBe(true)
     expect(ruleMatches("mcp__fs__read*", "mcp__fs__read")).toBe(true)
     expect(ruleMatches("mcp__fs__read*", "mcp__fs__write_file")).toBe(false)
+  })
+
+  it("a server-level rule is a rule of the form mcp__<server> only", () => {
+    expect(ruleMatches("fs", "fs__x")).toBe(false)
+    expect(ruleMatches("mcp__", "mcp____x")).toBe(false)
+    expect(ruleMatches("mcp__fs__read", "mcp__fs__read__x")).toBe(false)
+    expect(ruleMatches("mcp__f", "mcp__f__x")).toBe(true)
   })
 
   it("does not treat other characters as patterns", () => {
@@ -153,7 +158,9 @@ describe("Permission", () => {
       expect(error.behavior).toBe("deny")
       expect(error.rule).toBe("mcp__fs__write_file")
       expect(error.tool).toBe("mcp__fs__write_file")
-      expect(error.message).toContain(`"mcp__fs__write_file"`)
+      expect(error.message).toBe(
+        `mcp__fs__write_file is denied by rule "mcp__fs__write_file" in your settings (permissions.deny); remove that rule to allow it`
+      )
       expect(p.asked).toEqual([])
     }).pipe(Effect.provide(permissionWith({ allow: ["mcp__fs"], deny: ["mcp__fs__write_file"] }, p.layer)))
   })
@@ -222,6 +229,29 @@ describe("Permission", () => {
     }).pipe(Effect.provide(permissionWith({}, p.layer, w.layer)))
   })
 
+  it.effect("calls waiting for the prompt see the first one's always and are not asked again", () => {
+    const asked: Array<string> = []
+    return Effect.gen(function*() {
+      const gate = yield* Deferred.make<void>()
+      const prompter = Layer.succeed(Prompter, {
+        ask: (req) => Effect.sync(() => void asked.push(req.tool)).pipe(Effect.zipRight(Deferred.await(gate)), Effect.as("always" as const))
+      })
+      yield* Effect.gen(function*() {
+        const permission = yield* Permission
+        const fibers = yield* Effect.forEach(
+          Array.from({ length: 4 }, () => request("mcp__fs__write_file")),
+          (r) => Effect.fork(permission.authorize(r))
+        )
+        // Every call has decided "ask" and waits: the first on the person, the others on the prompt lock.
+        for (let i = 0; i < 1_000 && !(yield* allSuspended(fibers)); i++) yield* Effect.yieldNow()
+        expect(asked).toEqual(["mcp__fs__write_file"])
+        yield* Deferred.succeed(gate, undefined)
+        yield* Fiber.joinAll(fibers)
+        expect(asked).toEqual(["mcp__fs__write_file"])
+      }).pipe(Effect.provide(permissionWith({}, prompter)))
+    })
+  })
+
   it.effect("a failing RuleWriter fails the call with ConfigError and does not remember", () => {
     const p = scripted(["always", "once"])
     const failing = Layer.succeed(RuleWriter, {
@@ -243,6 +273,10 @@ describe("Permission", () => {
       const error = denied(exit)
       expect(error.behavior).toBe("ask")
       expect(error.tool).toBe("mcp__fs__write_file")
+      expect(error.rule).toBe("mcp__fs__write_file")
+      expect(error.message).toBe(
+        `mcp__fs__write_file was not approved. To allow it without asking, add "mcp__fs__write_file" to permissions.allow in .mcpctl/settings.local.json`
+      )
     }).pipe(Effect.provide(permissionWith({}, p.layer)))
   })
 
@@ -284,8 +318,10 @@ describe("Permission", () => {
       const error = denied(exit)
       expect(error.behavior).toBe("ask")
       expect(error.rule).toBe("mcp__x")
-      expect(error.message).toContain(`"mcp__x"`)
-      expect(error.message).toContain("--yes")
+      expect(error.message).toBe(
+        `mcp__x__y needs approval (rule "mcp__x" in permissions.ask of your settings): run on a terminal or pass --yes, or remove that ask rule`
+      )
+      expect(error.tool).toBe("mcp__x__y")
     }).pipe(Effect.provide(permissionWith({ ask: ["mcp__x"] }, Prompter.layerNone))))
 
   it.effect("layerAllowAll allows without any config", () =>
@@ -327,19 +363,106 @@ describe("renderRequest", () => {
   })
 })
 
+describe("renderRequest, exactly", () => {
+  const base = { tool: "mcp__fs__read_file", server: "fs", toolName: "read_file" }
+
+  it("lays out tool, server, title, traits and indented arguments", () => {
+    expect(renderRequest({ ...base, annotations: { readOnly: true, title: "Read a file" }, args: { path: "/x", n: 1 } })).toBe(
+      [
+        "Allow mcp__fs__read_file?",
+        "  server:      fs",
+        "  tool:        read_file (Read a file)",
+        "  annotations: read-only",
+        "  arguments:",
+        "    {",
+        `      "path": "/x",`,
+        `      "n": 1`,
+        "    }"
+      ].join("\n")
+    )
+    expect(renderRequest({ ...base, annotations: { readOnly: true, destructive: true, openWorld: true }, args: undefined }))
+      .toBe(
+        [
+          "Allow mcp__fs__read_file?",
+          "  server:      fs",
+          "  tool:        read_file",
+          "  annotations: read-only, destructive, open-world",
+          "  arguments:",
+          "    {}"
+        ].join("\n")
+      )
+  })
+
+  it("shows only traits that are true", () => {
+    const text = renderRequest({ ...base, annotations: { readOnly: false, destructive: false, openWorld: false }, args: {} })
+    expect(text).toContain("  annotations: none\n")
+  })
+
+  it("escapes control characters but keeps tabs and newlines", () => {
+    const shown = (s: string) => renderRequest({ ...base, annotations: {}, args: s }).split("\n").slice(5).join("\n")
+    // JSON.stringify escapes control characters in strings, so feed them through the tool name instead.
+    const name = (s: string) => renderRequest({ ...base, toolName: s, annotations: {}, args: {} }).split("\n")[2]
+    expect(name("a\u0000b\u0008c")).toBe("  tool:        a\\x00b\\x08c")
+    expect(name("a\tb")).toBe("  tool:        a\tb")
+    expect(name("a\u000bb\u001fc d~")).toBe("  tool:        a\\x0bb\\x1fc d~")
+    expect(name("\u007f\u0080\u009f\u00a0é")).toBe("  tool:        \\x7f\\x80\\x9f\u00a0é")
+    expect(renderRequest({ ...base, server: "f\u001bs", annotations: { title: "t\u001b" }, args: {} })).toContain(
+      "  server:      f\\x1bs"
+    )
+    expect(renderRequest({ ...base, tool: "x\u001by", annotations: {}, args: {} }).split("\n")[0]).toBe("Allow x\\x1by?")
+    expect(shown("plain")).toBe(`    "plain"`)
+  })
+
+  it("shows arguments JSON cannot show as their string form", () => {
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    const text = (args: unknown) => renderRequest({ ...base, annotations: {}, args }).split("\n").slice(5).join("\n")
+    expect(text(cyclic)).toBe("    [object Object]")
+    expect(text(10n)).toBe("    10")
+    expect(text(() => 1)).toBe("    () => 1")
+  })
+
+  it("cuts arguments past 60 lines or 4,000 characters, saying how many characters are hidden", () => {
+    const text = (args: unknown) => renderRequest({ ...base, annotations: {}, args }).split("\n").slice(5)
+    const sixty = Array.from({ length: 58 }, (_, i) => i)
+    // [ + 58 items + ] = 60 lines: shown whole.
+    expect(text(sixty)).toHaveLength(60)
+    expect(text(sixty).join("\n")).not.toContain("not shown")
+    const json = JSON.stringify([...sixty, 58], null, 2)
+    const cut = text([...sixty, 58])
+    expect(cut).toHaveLength(61)
+    const kept = json.split("\n").slice(0, 60).join("\n")
+    expect(cut.at(-1)).toBe(`    … (${json.length - kept.length} more characters not shown)`)
+    const long = "y".repeat(3_990)
+    expect(text(long).join("\n")).toBe(`    ${JSON.stringify(long)}`)
+    const longer = "y".repeat(4_100)
+    expect(text(longer)).toEqual([`    ${JSON.stringify(longer).slice(0, 4_000)}`, `    … (${4_102 - 4_000} more characters not shown)`])
+  })
+})
+
 describe("askOnTerminal", () => {
+  const PROMPT = "[y] once  [a] always  [n] no > "
   const run = (typed: ReadonlyArray<string>, end: boolean) =>
     Effect.gen(function*() {
       const input = new PassThrough()
       const output = new PassThrough()
       let shown = ""
-      output.on("data", (chunk) => (shown += String(chunk)))
+      // Each prompt the terminal shows is an event: a line is typed only once it is asked for.
+      const prompts = yield* Queue.unbounded<void>()
+      let seen = 0
+      output.on("data", (chunk) => {
+        shown += String(chunk)
+        for (const asked = shown.split(PROMPT).length - 1; seen < asked; seen++) Queue.unsafeOffer(prompts, undefined)
+      })
       const fiber = yield* Effect.fork(askOnTerminal(request("mcp__fs__write_file"), input, output))
       for (const line of typed) {
-        yield* Effect.sleep("5 millis")
+        yield* Queue.take(prompts)
         input.write(`${line}\n`)
       }
-      if (end) input.end()
+      if (end) {
+        yield* Queue.take(prompts)
+        input.end()
+      }
       const answer = yield* Fiber.join(fiber)
       return { answer, shown }
     })
@@ -350,10 +473,31 @@ describe("askOnTerminal", () => {
       expect((yield* run(["always"], false)).answer).toBe("always")
       expect((yield* run(["n"], false)).answer).toBe("no")
       expect((yield* run([""], false)).answer).toBe("no")
+      for (const [typed, answer] of [["yes", "once"], ["once", "once"], [" Y ", "once"], ["A", "always"], ["NO", "no"], ["no", "no"]]) {
+        expect((yield* run([typed!], false)).answer).toBe(answer)
+      }
       const retried = yield* run(["maybe", "a"], false)
       expect(retried.answer).toBe("always")
       expect(retried.shown).toContain("Please answer")
       expect(retried.shown).toContain("mcp__fs__write_file")
+    }))
+
+  it.live("an interrupted prompt closes its readline, letting go of the input", () =>
+    Effect.gen(function*() {
+      const input = new PassThrough()
+      const output = new PassThrough()
+      let shown = ""
+      const asked = yield* Deferred.make<void>()
+      output.on("data", (chunk) => {
+        shown += String(chunk)
+        if (shown.includes(PROMPT)) Deferred.unsafeDone(asked, Exit.void)
+      })
+      const before = input.listenerCount("keypress") + input.listenerCount("data")
+      const fiber = yield* Effect.fork(askOnTerminal(request("mcp__fs__write_file"), input, output))
+      yield* Deferred.await(asked)
+      expect(input.listenerCount("keypress") + input.listenerCount("data")).toBeGreaterThan(before)
+      yield* Fiber.interrupt(fiber)
+      expect(input.listenerCount("keypress")).toBe(0)
     }))
 
   it.live("end of input answers unavailable", () =>

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Host } from "@mcpctl/testing"
-import { toolsServer } from "@mcpctl/testing/fixtures"
+import { toolsServer } from "@mcpctl/testing/Fixtures"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ToolChanged } from "@mcpctl/core/Errors"
 import { McpConfig } from "@mcpctl/core/McpConfig"

@@ -20,3 +20,13 @@ describe("classifyRequestFailure", () => {
     expect(error).toMatchObject({ _tag: "TransportFailure", code: "CONNECTION_CLOSED", mayHaveRun: true })
   })
 })
+
+describe("classifyRequestFailure: an answer dropped for its size", () => {
+  it("fails the request with size and limit, and keeps the connection", async () => {
+    const { MessageTooLargeError, MESSAGE_TOO_LARGE } = await import("@mcpctl/core/MessageSize")
+    const { error, terminal } = classifyRequestFailure("h", "tools/call", new MessageTooLargeError("h", 40_000_000, 1_048_576, false))
+    expect(terminal).toBe(false)
+    expect(error).toMatchObject({ _tag: "McpRequestError", code: MESSAGE_TOO_LARGE })
+    expect(error.message).toMatch(/^h: server "h" sent a message of more than 40,000,000 bytes .* over the limit of 1,048,576 bytes/)
+  })
+})

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Faulty, Host, InMemory } from "@mcpctl/testing"
-import { echoServer } from "@mcpctl/testing/fixtures"
+import { echoServer, hostileServer } from "@mcpctl/testing/Fixtures"
 import {
   defaultLimits,
   type Limits,
@@ -15,6 +15,7 @@ import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool, type PoolEvent, type PoolOptions } from "@mcpctl/core/ConnectionPool"
 import { needsAuthCacheFile } from "@mcpctl/core/NeedsAuthCache"
 import { afterRequest, DEGRADED_AFTER, mayResend } from "@mcpctl/core/Resilience"
+import * as Resilience from "@mcpctl/core/Resilience"
 import { classifyRequestFailure } from "@mcpctl/core/RequestErrors"
 import { listPrompts, listResources, listResourceTemplates } from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
@@ -612,4 +613,49 @@ describe("long-lived use", () => {
       ))
     )
   })
+})
+
+describe("notificationFastPath", () => {
+  const { notificationFastPath } = Resilience
+
+  it("hands a notification to the client's handler, and drops one nobody handles", async () => {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
+    const { LoggingMessageNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js")
+    const client = new Client({ name: "t", version: "0" })
+    const seen: Array<unknown> = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.push(n.params.data))
+    const notify = notificationFastPath(client)!
+    notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hello" } })
+    notify({ jsonrpc: "2.0", method: "notifications/unknown", params: {} })
+    // Progress for a request that is not ours is dropped quietly (the SDK built an error for each).
+    const errors: Array<Error> = []
+    client.onerror = (e) => void errors.push(e)
+    notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 99, progress: 1 } })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(seen).toEqual(["hello"])
+    expect(errors).toEqual([])
+  })
+
+  it("is absent when the client has no SDK internals to use", () => {
+    expect(notificationFastPath({})).toBeUndefined()
+  })
+
+  it.live("a flood of 200,000 notifications during one call costs little CPU (was 95 s per million)", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      yield* registry.list()
+      const cpu = process.cpuUsage()
+      const { result } = yield* registry.call("mcp__h__flood", { count: 200_000, method: "notifications/message" })
+      const used = process.cpuUsage(cpu)
+      expect(result.content).toEqual([{ type: "text", text: "sent 200000" }])
+      const cpuMs = (used.user + used.system) / 1000
+      expect(cpuMs).toBeLessThan(3_000)
+    }).pipe(Effect.provide(Host.layer({
+      config: McpConfig.layerStatic({
+        servers: { h: { command: process.execPath, args: [hostileServer] } },
+        permissions: { allow: ["mcp__h__*"] },
+        home: freshHome()
+      }),
+      transport: Transport.layer
+    }))), 60_000)
 })

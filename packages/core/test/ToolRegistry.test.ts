@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Host, InMemory } from "@mcpctl/testing"
-import { echoServer } from "@mcpctl/testing/fixtures"
+import { echoServer } from "@mcpctl/testing/Fixtures"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"

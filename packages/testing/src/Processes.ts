@@ -1,8 +1,9 @@
 /**
- * Watching the processes a test started: whether one still runs, and waiting for the file a
- * fixture writes once its processes are up (an event, polled, bounded in time).
+ * Watching the processes a test started: whether one still runs, waiting for the file a fixture
+ * writes once its processes are up (an event, polled, bounded in time), waiting for processes to
+ * be gone, and finding the children of one (mcpctl's watchdog).
  */
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 
 /**
  * Is a process alive? Zombies count as dead: PID 1 in some sandboxes never reaps orphans, so
@@ -35,4 +36,43 @@ export const waitForFile = async (path: string, timeoutMs = 15_000): Promise<str
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   throw new Error(`timed out waiting for ${path}`)
+}
+
+/** The processes whose parent is `pid` (Linux: read from /proc), for finding what a process started. */
+export const childrenOf = (pid: number): Array<{ readonly pid: number; readonly command: string }> => {
+  const found: Array<{ pid: number; command: string }> = []
+  let entries: Array<string> = []
+  try {
+    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e))
+  } catch {
+    return found
+  }
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      if (ppid !== pid) continue
+      found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ").trim() })
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found
+}
+
+/**
+ * Waits until none of `pids` is alive (polled: other processes send us no events), at most
+ * `timeoutMs`; resolves with the milliseconds it took and the pids still alive then.
+ */
+export const waitForExit = async (
+  pids: ReadonlyArray<number>,
+  timeoutMs = 10_000
+): Promise<{ readonly ms: number; readonly alive: ReadonlyArray<number> }> => {
+  const started = Date.now()
+  let alive = pids.filter(isAlive)
+  while (alive.length > 0 && Date.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    alive = alive.filter(isAlive)
+  }
+  return { ms: Date.now() - started, alive }
 }

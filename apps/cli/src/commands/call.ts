@@ -84,14 +84,16 @@ export const call = Command.make(
       )
       const input = { content: persisted.content, structuredContent: result.structuredContent }
       const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
-      let shaped = shapeCallResult(input, budget.chars, budget.hint)
+      // The budget counts what is printed: pretty JSON, with --json and for structuredContent.
+      const printed = { pretty: true }
+      let shaped = shapeCallResult(input, budget.chars, budget.hint, printed)
       // The whole text goes to a content-addressed file only when something was cut, and the
       // markers then say where it is.
       const full = flags.saveFull && shaped.truncated ? fullText(input) : undefined
       const saved = full === undefined ? undefined : yield* persistBytes(Path.join(config.home, "outputs"), Buffer.from(full), "text/plain").pipe(
         Effect.mapError((e) => new UsageError({ message: `Could not save the full text: ${e.message}` }))
       )
-      if (saved) shaped = shapeCallResult(input, budget.chars, savedHint(saved.path, full!.length))
+      if (saved) shaped = shapeCallResult(input, budget.chars, savedHint(saved.path, full!.length), printed)
       const isError = result.isError === true
       if (isError) yield* setExitCode(1)
       if (flags.json) {

@@ -44,7 +44,7 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, ht
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
-    { ...flags, noPrompt: true },
+    { ...flags, noPrompt: true, retryConnects: true },
     Effect.gen(function*() {
       // Loaded only now: the SDK's server side (with its HTTP framework) would otherwise be
       // loaded, and set up, by every command's cold start.

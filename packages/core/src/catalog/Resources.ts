@@ -25,6 +25,7 @@ import { type ContentItem, type FileContent } from "../content/ContentItem.js"
 import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
 import { type ServerUnavailable, UsageError } from "../Errors.js"
 import { didYouMean } from "../Suggest.js"
+import { collectPages } from "./Pagination.js"
 
 /** A resource with the server that offers it. */
 export interface ServerResource extends Resource {
@@ -41,19 +42,6 @@ export interface ServerPrompt extends Prompt {
   readonly server: string
 }
 
-/** Follows `nextCursor` until the server has no more pages. */
-const paginate = async <T>(
-  page: (cursor: string | undefined) => Promise<{ readonly items: ReadonlyArray<T>; readonly nextCursor?: string | undefined }>
-): Promise<Array<T>> => {
-  const all: Array<T> = []
-  let cursor: string | undefined
-  do {
-    const result = await page(cursor)
-    all.push(...result.items)
-    cursor = result.nextCursor
-  } while (cursor)
-  return all
-}
 
 const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
 
@@ -72,19 +60,19 @@ const emptyWhenNotImplemented = <A>(
   })
 
 const fetchResources = emptyWhenNotImplemented((c, signal) =>
-  paginate(async (cursor) => {
+  collectPages(c.server.name, "resources/list", async (cursor) => {
     const r = await c.client.listResources(params(cursor), { signal })
     return { items: r.resources.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   }))
 
 const fetchTemplates = emptyWhenNotImplemented((c, signal) =>
-  paginate(async (cursor) => {
+  collectPages(c.server.name, "resources/templates/list", async (cursor) => {
     const r = await c.client.listResourceTemplates(params(cursor), { signal })
     return { items: r.resourceTemplates.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   }))
 
 const fetchPrompts = emptyWhenNotImplemented((c, signal) =>
-  paginate(async (cursor) => {
+  collectPages(c.server.name, "prompts/list", async (cursor) => {
     const r = await c.client.listPrompts(params(cursor), { signal })
     return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   }))

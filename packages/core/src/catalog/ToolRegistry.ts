@@ -26,6 +26,7 @@ import {
 import { didYouMean } from "../Suggest.js"
 import { toolHints } from "./Annotations.js"
 import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
+import { collectPages } from "./Pagination.js"
 import { changedMessage, definitionHash, type PinState, Pins } from "./Pins.js"
 import { rank } from "./Search.js"
 import { hiddenBy, hiddenMessage } from "./ToolFilter.js"
@@ -201,16 +202,12 @@ const toolsList = new ListKey<ToolList>("tools", "tools")
 const noTools: ToolList = { tools: [], byName: new Map() }
 
 /** Every tool a server lists, page by page, as it sent them. */
-const listAll = async (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> => {
-  const tools: Array<Tool> = []
-  let cursor: string | undefined
-  do {
+const listAll = (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> =>
+  // Bounded in pages, items and time (Pagination.ts): an endless cursor grew 50 MB/s.
+  collectPages(connection.server.name, "tools/list", async (cursor) => {
     const page = await connection.client.listTools(cursor ? { cursor } : undefined, { signal })
-    tools.push(...page.tools)
-    cursor = page.nextCursor
-  } while (cursor)
-  return tools
-}
+    return { items: page.tools, nextCursor: page.nextCursor }
+  })
 
 const make = Effect.gen(function*() {
   const pool = yield* ConnectionPool

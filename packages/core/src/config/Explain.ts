@@ -7,14 +7,13 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { readFileSync } from "node:fs"
-import { readFile } from "node:fs/promises"
 import * as Path from "node:path"
 import { ConfigError } from "../Errors.js"
 import { REDACTED, redactUrl } from "../Redact.js"
 import { type HostFormat, type HostSettings, jsonLine, readHostSettings, tomlLine } from "./HostFormats.js"
 import type { Env, LoadOptions, MergedServer, Scope, ScopedSettings } from "./ServerConfig.js"
 import { decodeHostSettings, limitsFromEnv, mergeSettings, parseSettingsText, resolveHome, settingsFiles, transportOf } from "./SettingsLoad.js"
+import { readRegularFile, readRegularFileSync } from "../internal/files.js"
 
 /** A `${VAR}` a field reads. */
 export interface VariableUse {
@@ -195,7 +194,8 @@ const limitVariables = [
 
 const readTextOrUndefined = (file: string): string | undefined => {
   try {
-    return readFileSync(file, "utf8")
+    // Regular files only: a FIFO would block the event loop for good (readRegularFile).
+    return readRegularFileSync(file, 16 * 1024 * 1024)
   } catch {
     return undefined
   }
@@ -210,7 +210,7 @@ export const explain = Effect.fn("Explain.explain")(function*(options: LoadOptio
   const candidates = settingsFiles(projectDir, home, options.configFiles)
   const texts = yield* Effect.forEach(candidates, (f) =>
     Effect.tryPromise({
-      try: () => readFile(f.path, "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" && !f.required ? undefined : Promise.reject(e))),
+      try: () => readRegularFile(f.path, 16 * 1024 * 1024).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" && !f.required ? undefined : Promise.reject(e))),
       catch: (e) => new ConfigError({ message: `${f.path}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, file: f.path, cause: e })
     }))
   const files: Array<FileRead> = []

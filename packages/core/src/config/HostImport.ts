@@ -6,12 +6,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { readFileSync } from "node:fs"
-import { readFile } from "node:fs/promises"
 import * as Path from "node:path"
 import { ConfigError, UsageError } from "../Errors.js"
 import { type HostFormat, type HostServer, type HostSettings, readHostSettings } from "./HostFormats.js"
 import { type Env, type HostInput, RemoteServerConfig, StdioServerConfig } from "./ServerConfig.js"
+import { readRegularFile, readRegularFileSync } from "../internal/files.js"
 
 /** The hosts `import --from` reads. */
 export const importHosts = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "codex", "gemini"] as const
@@ -126,7 +125,8 @@ export function importPlan(files: ReadonlyArray<{ readonly file: string; readonl
 
 const readTextOrUndefined = (file: string): string | undefined => {
   try {
-    return readFileSync(file, "utf8")
+    // Regular files only: a FIFO would block the event loop for good (readRegularFile).
+    return readRegularFileSync(file, 16 * 1024 * 1024)
   } catch {
     return undefined
   }
@@ -145,7 +145,7 @@ export const readHost = Effect.fn("HostImport.readHost")(function*(
   const found: Array<{ file: string; settings: HostSettings }> = []
   for (const candidate of candidates) {
     const text = yield* Effect.tryPromise({
-      try: () => readFile(candidate, "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" && file === undefined ? undefined : Promise.reject(e))),
+      try: () => readRegularFile(candidate, 16 * 1024 * 1024).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" && file === undefined ? undefined : Promise.reject(e))),
       catch: (e) => new ConfigError({ message: `${candidate}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, file: candidate, cause: e })
     })
     if (text === undefined) continue

@@ -146,6 +146,8 @@ export interface Limits {
   readonly localConcurrency: number
   /** `MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE`: remote servers connecting at once. */
   readonly remoteConcurrency: number
+  /** `MCPCTL_MAX_RESPONSE_BYTES`: the largest message a server may send, on every transport. */
+  readonly maxResponseBytes: number
 }
 
 export const defaultLimits: Limits = {
@@ -153,7 +155,8 @@ export const defaultLimits: Limits = {
   toolTimeoutMs: undefined,
   maxOutputTokens: 25_000,
   localConcurrency: 3,
-  remoteConcurrency: 20
+  remoteConcurrency: 20,
+  maxResponseBytes: 32 * 1024 * 1024
 }
 
 /** The environment as loading sees it; injectable so tests never touch `process.env`. */

@@ -6,20 +6,26 @@
  */
 import * as Effect from "effect/Effect"
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser"
-import { readFile } from "node:fs/promises"
 import type { ServerConfig } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
-import { LockTimeout, withFileLock, writeFileAtomic } from "../internal/files.js"
+import { LockTimeout, NotRegularFileError, readRegularFile, withFileLock, writeFileAtomic } from "../internal/files.js"
 
 const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" }
 
 const fail = (file: string, what: string) => (e: unknown) =>
-  new ConfigError({ message: `${file}: cannot ${what} (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, file, cause: e })
+  new ConfigError({
+    message: e instanceof NotRegularFileError
+      ? `${file}: cannot ${what}: ${e.message}.`
+      : `${file}: cannot ${what} (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
+    file,
+    cause: e
+  })
 
 /** The file's text and its parsed value; a missing file is empty, a broken one is not edited. */
 const read = (file: string) =>
   Effect.tryPromise({
-    try: () => readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "" : Promise.reject(e))),
+    // Regular files only: a FIFO would hang the edit (SettingsLoad.ts says why).
+    try: () => readRegularFile(file, 16 * 1024 * 1024).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "" : Promise.reject(e))),
     catch: fail(file, "read the settings file")
   }).pipe(Effect.flatMap((text) => {
     const errors: Array<ParseError> = []

@@ -9,8 +9,6 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
-import { readFileSync } from "node:fs"
-import { readFile } from "node:fs/promises"
 import { homedir } from "node:os"
 import * as Path from "node:path"
 import {
@@ -32,6 +30,7 @@ import {
   type TransportKind
 } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
+import { NotRegularFileError, readRegularFile, readRegularFileSync } from "../internal/files.js"
 import { formatTitle, type HostContext, type HostSettings, readHostSettings } from "./HostFormats.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -296,7 +295,12 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
   const rules = (k: List) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
   const sources = (k: List) => {
     const byRule: Record<string, Array<string>> = {}
-    for (const f of files) for (const rule of f.settings.permissions[k]) (byRule[rule] ??= []).push(f.source)
+    for (const f of files) {
+      for (const rule of f.settings.permissions[k]) {
+        const at = (byRule[rule] ??= [])
+        if (!at.includes(f.source)) at.push(f.source)
+      }
+    }
     return byRule
   }
   // A name rewritten for `mcp__<server>__<tool>` is said once, so rules are written for that name.
@@ -348,7 +352,8 @@ const limitVars = [
   ["MCP_TOOL_TIMEOUT", "toolTimeoutMs"],
   ["MAX_MCP_OUTPUT_TOKENS", "maxOutputTokens"],
   ["MCP_SERVER_CONNECTION_BATCH_SIZE", "localConcurrency"],
-  ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"]
+  ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"],
+  ["MCPCTL_MAX_RESPONSE_BYTES", "maxResponseBytes"]
 ] as const
 
 /** Reads the limits from the environment; a typo like `MCP_TIMEOUT=30s` fails loudly instead of meaning "no timeout". */
@@ -369,15 +374,22 @@ export function limitsFromEnv(env: Env): Either.Either<Limits, ConfigError> {
 // ---------------------------------------------------------------------------------------------
 // Effects
 
+/** Settings larger than this are refused: no real one comes near it. */
+const MAX_SETTINGS_BYTES = 16 * 1024 * 1024
+
 const readSettings = (file: string, required: boolean) =>
   Effect.tryPromise({
-    try: () => readFile(file, "utf8").then((t): string | undefined => t, (e: NodeJS.ErrnoException) => {
+    // Regular files only: a FIFO as a settings file hung every command (and ignored SIGTERM).
+    try: () => readRegularFile(file, MAX_SETTINGS_BYTES).then((t): string | undefined => t, (e: NodeJS.ErrnoException) => {
       if (e.code === "ENOENT" && !required) return undefined
       throw e
     }),
     catch: (e) => new ConfigError({
-      message: `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
-        (required ? " Check the --config path." : ""),
+      message: e instanceof NotRegularFileError
+        ? `${file}: cannot read settings: ${e.message}. Settings must be a regular JSON file; ` +
+          (required ? "check the --config path." : "remove or replace it.")
+        : `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
+          (required ? " Check the --config path." : ""),
       file,
       cause: e
     })
@@ -385,7 +397,8 @@ const readSettings = (file: string, required: boolean) =>
 
 const readTextOrUndefined = (file: string): string | undefined => {
   try {
-    return readFileSync(file, "utf8")
+    // Regular files only: a FIFO would block the event loop for good (readRegularFile).
+    return readRegularFileSync(file, 16 * 1024 * 1024)
   } catch {
     return undefined
   }

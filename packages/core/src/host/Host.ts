@@ -25,7 +25,9 @@ import * as ElicitationModule from "../elicitation/Elicitation.js"
 import { Permission, Prompter, RuleWriter } from "../permission/Permission.js"
 import { ConnectionPool, type PoolOptions } from "../pool/ConnectionPool.js"
 import { RemoteAuth, type RemoteAuthOptions } from "../auth/SignIn.js"
+import * as ProcessGroups from "../transport/ProcessGroups.js"
 import { Transport } from "../transport/Transport.js"
+import * as Path from "node:path"
 
 /** What a host chooses; everything but the settings has a default fit for tests and scripts. */
 export interface HostOptions<E = never> {
@@ -76,8 +78,14 @@ export type HostServices = ToolRegistry | ConnectionPool | Permission | McpConfi
  */
 export const layer = <E>(options: HostOptions<E>): Layer.Layer<HostServices, E> => {
   const remoteAuth = RemoteAuth.layer(options.signIn ?? { inline: false })
+  // The real transports hold every server to the response size limit, and record stdio servers'
+  // process groups under $MCPCTL_HOME, where this run first reaps those of dead runs.
   const transport = options.transport ??
-    Layer.unwrapEffect(Effect.map(RemoteAuth, (auth) => Transport.layerWith({ authProviderFor: auth.providerFor })))
+    Layer.unwrapEffect(Effect.map(Effect.all([RemoteAuth, McpConfig]), ([auth, config]) => {
+      const ledgerDir = Path.join(config.home, "processes")
+      ProcessGroups.reap(ledgerDir)
+      return Transport.layerWith({ authProviderFor: auth.providerFor, maxResponseBytes: config.limits.maxResponseBytes, ledgerDir })
+    }))
   // An absent elicitation layer adds nothing: the pool and the registry look the service up.
   const elicitation: Layer.Layer<never> = options.elicitation ?? Layer.empty
   const pool = Layer.unwrapEffect(

@@ -3,6 +3,7 @@
  * and serialized by a lock file. The one writer for tokens, caches and settings edits.
  */
 import { randomBytes } from "node:crypto"
+import * as fsSync from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 
@@ -136,5 +137,61 @@ export const withFileLock = async <A>(file: string, f: () => Promise<A>, options
     if (owned) await fs.rm(lock, { force: true }).catch(() => undefined)
     release()
     if (inProcessLocks.get(file) === tail) inProcessLocks.delete(file)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading files that may not be files
+// ---------------------------------------------------------------------------------------------
+
+/** Why {@link readRegularFile} refused a path that exists. */
+export class NotRegularFileError extends Error {
+  override readonly name = "NotRegularFileError"
+  constructor(readonly file: string, readonly kind: string, readonly size?: number) {
+    super(size === undefined ? `${file} is a ${kind}, not a regular file` : `${file} is ${size} bytes, more than a settings file can be`)
+  }
+}
+
+const kindOf = (stat: fsSync.Stats): string =>
+  stat.isFIFO()
+    ? "FIFO (named pipe)"
+    : stat.isSocket()
+    ? "socket"
+    : stat.isCharacterDevice()
+    ? "character device"
+    : stat.isBlockDevice()
+    ? "block device"
+    : stat.isDirectory()
+    ? "directory"
+    : "special file"
+
+/**
+ * Reads a file as text only if it is a regular file of at most `maxBytes`: opened non-blocking
+ * and checked on the open descriptor (no race with a swap), so a FIFO fails at once instead of
+ * waiting for a writer forever, and `/dev/zero` cannot fill the memory. Node errors (ENOENT…) as
+ * they are; refusals as {@link NotRegularFileError}.
+ */
+export const readRegularFile = async (file: string, maxBytes: number): Promise<string> => {
+  const handle = await fs.open(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NONBLOCK)
+  try {
+    const stat = await handle.stat()
+    if (!stat.isFile()) throw new NotRegularFileError(file, kindOf(stat))
+    if (stat.size > maxBytes) throw new NotRegularFileError(file, "file", stat.size)
+    return await handle.readFile("utf8")
+  } finally {
+    await handle.close()
+  }
+}
+
+/** {@link readRegularFile}, synchronously (for readers that cannot wait: other hosts' files). */
+export const readRegularFileSync = (file: string, maxBytes: number): string => {
+  const fd = fsSync.openSync(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NONBLOCK)
+  try {
+    const stat = fsSync.fstatSync(fd)
+    if (!stat.isFile()) throw new NotRegularFileError(file, kindOf(stat))
+    if (stat.size > maxBytes) throw new NotRegularFileError(file, "file", stat.size)
+    return fsSync.readFileSync(fd, "utf8")
+  } finally {
+    fsSync.closeSync(fd)
   }
 }

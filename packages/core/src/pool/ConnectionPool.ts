@@ -6,6 +6,7 @@
  * `internal/pool/handshake.ts`, the lists remembered per connection `ConnectionLists.ts`.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -24,7 +25,7 @@ import { handshake } from "../internal/pool/handshake.js"
 import { type RequestPool, sendRequest } from "../internal/pool/request.js"
 import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
 import type { RequestError } from "./RequestErrors.js"
-import { afterRequest, answerInvalidResponses, type Outcome } from "./Resilience.js"
+import { afterRequest, answerInvalidResponses, notificationFastPath, type Outcome } from "./Resilience.js"
 
 /** How mcpctl introduces itself in `initialize`. */
 export const clientInfo: Implementation = { name: "mcpctl", version: "0.1.0" }
@@ -89,6 +90,13 @@ export interface PoolOptions {
    * the `list_changed` notification handlers (they drop cached lists); subscribe to `events`.
    */
   readonly configureClient?: ((client: Client, server: ResolvedServer) => void) | undefined
+  /**
+   * Remember a failed connect for the pool's life: later uses of the server fail at once with the
+   * same error instead of connecting (and waiting out MCP_TIMEOUT) again; `invalidate` forgets it
+   * (after a sign-in). The CLI's commands make one connect attempt per server this way. Default
+   * false: the next use tries again, as a long-lived host (serve) wants.
+   */
+  readonly rememberFailedConnects?: boolean | undefined
 }
 
 /** One live connection per server; status of all of them. */
@@ -191,12 +199,15 @@ export function make(options: PoolOptions) {
       connects: 0
     }]))
     const ttl = options.idleTimeToLive
+    // Every transport opened and not yet closed, connected or still connecting (for shutdown).
+    const open = new Set<SdkTransport>()
     const handshakeOptions = {
       clientInfo,
       capabilities: options.capabilities,
       configureClient: options.configureClient,
       // Our own timeout (in `lookup`) owns MCP_TIMEOUT and its message; the SDK's only backs it up.
-      sdkTimeoutMs: config.limits.connectTimeoutMs + 1_000
+      sdkTimeoutMs: config.limits.connectTimeoutMs + 1_000,
+      open
     }
 
     const debug = (name: string, message: string) => Effect.annotateLogs(Effect.logDebug(message), { server: name })
@@ -273,7 +284,8 @@ export function make(options: PoolOptions) {
           failures: 0
         }
         // Any message from the server proves the transport works: the error count restarts.
-        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0))
+        // Notifications skip the SDK's schema dispatch (a flood of them cost 95 s of CPU).
+        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0), notificationFastPath(client))
         dropOnListChanged(client, record.lists, (list) => {
           if (entry.live === record) fork(PubSub.publish(events, { _tag: "ListChanged", server: name, list }))
         })
@@ -301,6 +313,17 @@ export function make(options: PoolOptions) {
         lookup(name).pipe(Effect.tapError((error) => Effect.sync(() => (records.get(name)!.failedConnect = error)))),
       idleTimeToLive: ttl === undefined ? Duration.infinity : ttl
     })
+
+    // The RcMap closes its entries one after another; fifty stubborn servers took 0.5 s each.
+    // Closing every open transport first, all at once (connected ones and those still
+    // connecting), leaves the RcMap only finished closes to await (a transport's close is
+    // idempotent). Added after the RcMap, so it runs first.
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach([...open], (t) => Effect.promise(() => t.close().catch(() => undefined)), {
+        concurrency: "unbounded",
+        discard: true
+      })
+    )
 
     /** Forgets a connection that is current; true when it was. */
     const forget = (record: ConnectionRecord, why: string) =>
@@ -342,7 +365,8 @@ export function make(options: PoolOptions) {
       }
       return Effect.scoped(Effect.flatMap(
         RcMap.get(connections, name).pipe(Effect.tapError((error) => {
-          if (entry.failedConnect !== error) return Effect.void
+          // A failed connect is forgotten (the next use tries again) unless the options keep it.
+          if (options.rememberFailedConnects || entry.failedConnect !== error) return Effect.void
           entry.failedConnect = undefined
           return RcMap.invalidate(connections, name)
         })),

@@ -11,6 +11,7 @@ import {
   SessionExpired,
   TransportFailure
 } from "../Errors.js"
+import { MESSAGE_TOO_LARGE, MessageTooLargeError } from "../transport/MessageSize.js"
 import {
   isAuthError,
   isSessionExpired,
@@ -108,6 +109,13 @@ export const classifyRequestFailure = (
   cause: unknown,
   options: { readonly idempotent?: boolean | undefined } = {}
 ): { readonly error: RequestError; readonly terminal: boolean } => {
+  // An answer dropped for its size: the request failed, the connection is fine.
+  if (cause instanceof MessageTooLargeError) {
+    return {
+      terminal: false,
+      error: new McpRequestError({ server, method, code: MESSAGE_TOO_LARGE, message: `${server}: ${cause.message}` })
+    }
+  }
   if (isStaleSession(cause)) {
     return {
       terminal: false,

@@ -10,7 +10,8 @@ import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
-  isJSONRPCResultResponse
+  isJSONRPCResultResponse,
+  type JSONRPCNotification
 } from "@modelcontextprotocol/sdk/types.js"
 import type { ConcreteKind } from "../transport/OpenedTransport.js"
 import type { RequestError } from "./RequestErrors.js"
@@ -88,16 +89,58 @@ const looksLikeResult = (message: unknown): boolean => {
     m.error === undefined && m.method === undefined
 }
 
+/** A notification recognized without a schema parse: version, a method, no id. */
+const looksLikeNotification = (message: unknown): message is JSONRPCNotification => {
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }
+  return m.jsonrpc === "2.0" && typeof m.method === "string" && m.id === undefined &&
+    (m.params === undefined || (typeof m.params === "object" && m.params !== null))
+}
+
+/**
+ * Notifications straight to the SDK client's handler, or dropped when it has none (as the SDK
+ * would drop them): its dispatcher tries four schemas on every message before it finds a
+ * notification, and a server sending 1,000,000 during one call cost 95 s of CPU that way. Uses
+ * the SDK 1.x `Protocol` internals (`_notificationHandlers`, `_progressHandlers`,
+ * `_onnotification`); undefined when they are not there, and messages take the SDK's own path.
+ */
+export const notificationFastPath = (client: unknown): ((message: JSONRPCNotification) => void) | undefined => {
+  const c = client as {
+    readonly _notificationHandlers?: unknown
+    readonly _progressHandlers?: unknown
+    readonly fallbackNotificationHandler?: unknown
+    readonly _onnotification?: unknown
+  }
+  const handlers = c._notificationHandlers
+  const progress = c._progressHandlers
+  const dispatch = c._onnotification
+  if (!(handlers instanceof Map) || typeof dispatch !== "function") return undefined
+  return (message) => {
+    // Progress for no request of ours: the SDK would build an error (and its JSON) for each.
+    if (message.method === "notifications/progress" && progress instanceof Map) {
+      const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken
+      if (!progress.has(Number(token))) return
+    }
+    if (handlers.has(message.method) || c.fallbackNotificationHandler !== undefined) dispatch.call(client, message)
+  }
+}
+
 /**
  * A server message the SDK cannot classify is only reported to `onerror`, and the request it
  * answers would wait for its timeout. One that carries a request id is turned into a JSON-RPC
- * error for that id, so the bad answer fails its own request at once and nothing else.
+ * error for that id, so the bad answer fails its own request at once and nothing else. With
+ * `notify` ({@link notificationFastPath}), notifications skip the SDK's schema dispatch.
  */
-export const answerInvalidResponses = (transport: SdkTransport, server: string, onReceive?: () => void): void => {
+export const answerInvalidResponses = (
+  transport: SdkTransport,
+  server: string,
+  onReceive?: () => void,
+  notify?: ((message: JSONRPCNotification) => void) | undefined
+): void => {
   const deliver = transport.onmessage
   if (!deliver) return
   transport.onmessage = (message, extra) => {
     onReceive?.()
+    if (notify !== undefined && looksLikeNotification(message)) return notify(message)
     if (
       looksLikeResult(message) || isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isJSONRPCRequest(message) ||
       isJSONRPCNotification(message)

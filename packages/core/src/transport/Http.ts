@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
+import { DEFAULT_MAX_RESPONSE_BYTES, fetchWithLimit } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
 import { proxyFetch } from "./Proxy.js"
 import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./TransportErrors.js"
@@ -104,6 +105,8 @@ export interface RemoteOptions {
   readonly authProvider?: OAuthClientProvider | undefined
   /** Time to response headers per HTTP request (and to the WebSocket upgrade), ms. */
   readonly requestTimeoutMs?: number | undefined
+  /** The largest message accepted (a JSON body, one event, one WebSocket message), bytes; default 32 MiB. */
+  readonly maxMessageBytes?: number | undefined
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -111,7 +114,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 /**
  * Builds the SDK transport for a remote server, unstarted (`Client.connect` starts it), and ties
  * its closing to the scope. Configured headers go on every request of every kind, including the
- * SSE GET and the WebSocket upgrade; every HTTP request is bounded by `fetchWithTimeout`.
+ * SSE GET and the WebSocket upgrade; every HTTP request is bounded by `fetchWithTimeout`, and
+ * every body by `fetchWithLimit` (MessageSize.ts).
  */
 export const openRemote = (
   server: ResolvedServer,
@@ -125,8 +129,10 @@ export const openRemote = (
         const url = new URL(config.url)
         const headers: Record<string, string> = { ...config.headers }
         const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+        const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_RESPONSE_BYTES
         // HTTPS_PROXY/HTTP_PROXY/NO_PROXY (Proxy.ts); the SDK's OAuth requests use this fetch too.
-        const fetchImpl = fetchWithTimeout(timeoutMs, proxyFetch())
+        // Every body is held to the response size limit (MessageSize.ts).
+        const fetchImpl = fetchWithLimit(server.name, maxBytes, fetchWithTimeout(timeoutMs, proxyFetch()))
         let transport: SdkTransport
         switch (kind) {
           case "http":
@@ -155,7 +161,7 @@ export const openRemote = (
             })
             break
           case "ws":
-            transport = new WebSocketTransport(url, { headers, handshakeTimeoutMs: timeoutMs })
+            transport = new WebSocketTransport(url, { headers, handshakeTimeoutMs: timeoutMs, maxMessageBytes: maxBytes, server: server.name })
             break
         }
         return { kind, transport, diagnostics: () => undefined }

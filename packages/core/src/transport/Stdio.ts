@@ -7,16 +7,18 @@
  * variables the child inherits is decided in `ChildEnvironment.ts` (re-exported here).
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js"
+import { existsSync } from "node:fs"
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js"
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { childEnvironment } from "./ChildEnvironment.js"
 import type { ResolvedServer, StdioServerConfig } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
+import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
+import { groupHasLiveMember, groupMembers, register, startTime } from "./ProcessGroups.js"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -69,39 +71,22 @@ const SIGKILL_AFTER_MS = 400
 const REAP_WAIT_MS = 90
 const POLL_MS = 10
 
+/** `kill(-pgid, 0)`: true while the group has any member, zombies included. */
+const groupExists = (pgid: number): boolean => {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
 const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
   try {
     process.kill(-pgid, signal)
   } catch {
     // ESRCH: the group is gone already.
   }
-}
-
-/**
- * Whether a Linux process group still has a member that is not a zombie. Orphaned members are
- * re-parented to PID 1, and some container inits never reap them: `kill(-pgid, 0)` then keeps
- * succeeding for processes that are already dead.
- */
-const linuxGroupHasLiveMember = (pgid: number): boolean => {
-  let entries: Array<string>
-  try {
-    entries = readdirSync("/proc")
-  } catch {
-    return true
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue
-    let stat: string
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-    } catch {
-      continue
-    }
-    // "pid (comm) S ppid pgrp ..."; comm may contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true
-  }
-  return false
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,6 +99,21 @@ export interface StdioOptions {
   readonly env?: Readonly<Record<string, string | undefined>>
   /** Called with every line that is worth a log entry (non-JSON-RPC stdout lines). */
   readonly onDiagnostic?: (line: string) => void
+  /** The largest message (stdout line) accepted, bytes; default 32 MiB (`MessageSize.ts`). */
+  readonly maxMessageBytes?: number | undefined
+  /**
+   * Where the live process groups are recorded, so a later run can end them if this process and
+   * its watchdog were both killed (`ProcessGroups.ts`); usually `$MCPCTL_HOME/processes`.
+   */
+  readonly ledgerDir?: string | undefined
+}
+
+/** Knobs of one {@link StdioChildTransport} beyond its child. */
+export interface StdioTransportOptions {
+  readonly onDiagnostic?: ((line: string) => void) | undefined
+  readonly maxMessageBytes?: number | undefined
+  /** Called once the process group is gone (releases its watchdog and ledger records). */
+  readonly onGroupGone?: (() => void) | undefined
 }
 
 /** The command line as written in the settings, so messages show `${TOKEN}`, not its value. */
@@ -141,7 +141,11 @@ export class StdioChildTransport implements SdkTransport {
   private readonly stderrTail = new Tail()
   private readonly stdoutChunks: Array<Buffer> = []
   private stdoutPending = 0
-  private discardingLine = false
+  /** Set while an over-long line is being dropped: its bytes are only scanned for its id. */
+  private dropping: { scanner: IdScanner; size: number; blamed: boolean } | undefined
+  private readonly inFlight = new InFlight()
+  private readonly maxMessageBytes: number
+  private readonly onDiagnostic: ((line: string) => void) | undefined
   private started = false
   private corked = false
   private readonly queued: Array<JSONRPCMessage> = []
@@ -155,9 +159,11 @@ export class StdioChildTransport implements SdkTransport {
     private readonly child: ChildProcess,
     private readonly serverName: string,
     private readonly command: string,
-    private readonly onDiagnostic: ((line: string) => void) | undefined
+    private readonly options: StdioTransportOptions = {}
   ) {
     this.pid = child.pid!
+    this.onDiagnostic = options.onDiagnostic
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_RESPONSE_BYTES
     child.stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk))
     child.stdout!.on("error", () => {})
     child.stderr!.setEncoding("utf8")
@@ -208,6 +214,7 @@ export class StdioChildTransport implements SdkTransport {
         stdin.uncork()
       })
     }
+    this.inFlight.sent(message)
     return new Promise((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => {
         if (error) reject(Object.assign(error, { code: (error as NodeJS.ErrnoException).code ?? "EPIPE" }))
@@ -218,7 +225,10 @@ export class StdioChildTransport implements SdkTransport {
 
   /** Ends the whole process group; idempotent, every caller awaits the same shutdown. */
   close(): Promise<void> {
-    this.closePromise ??= this.shutdown().finally(() => this.notifyClose())
+    this.closePromise ??= this.shutdown().finally(() => {
+      this.groupGone()
+      this.notifyClose()
+    })
     return this.closePromise
   }
 
@@ -234,19 +244,21 @@ export class StdioChildTransport implements SdkTransport {
     if (await this.waitGroupGone(SIGTERM_AFTER_MS)) return
     signalGroup(this.pid, "SIGTERM")
     if (await this.waitGroupGone(SIGKILL_AFTER_MS)) return
+    const members = process.platform === "linux" ? groupMembers(this.pid) : undefined
     signalGroup(this.pid, "SIGKILL")
-    await this.waitGroupGone(REAP_WAIT_MS)
+    await this.waitGroupGone(REAP_WAIT_MS, members)
+  }
+
+  /** The group is gone (or was sent SIGKILL, which nothing survives): its records go too. */
+  private groupGone(): void {
+    this.options.onGroupGone?.()
   }
 
   /** Whether anything of the group (the leader or any descendant that stayed in it) still runs. */
   private groupAlive(): boolean {
-    try {
-      process.kill(-this.pid, 0)
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "EPERM"
-    }
+    if (!groupExists(this.pid)) return false
     if (this.exit === undefined) return true
-    return process.platform === "linux" ? linuxGroupHasLiveMember(this.pid) : true
+    return process.platform === "linux" ? groupHasLiveMember(this.pid) ?? true : true
   }
 
   /**
@@ -254,7 +266,10 @@ export class StdioChildTransport implements SdkTransport {
    * us no events. The timers stay referenced: the escalation must complete even when nothing else
    * keeps the event loop alive, and it lasts at most 600 ms.
    */
-  private waitGroupGone(ms: number): Promise<boolean> {
+  private waitGroupGone(ms: number, members?: ReadonlyArray<number>): Promise<boolean> {
+    const gone = members === undefined
+      ? () => !this.groupAlive()
+      : () => !groupExists(this.pid) || members.every((pid) => startTime(pid) === undefined)
     return new Promise((resolve) => {
       let done = false
       const finish = (gone: boolean) => {
@@ -266,10 +281,10 @@ export class StdioChildTransport implements SdkTransport {
         resolve(gone)
       }
       const check = () => {
-        if (!this.groupAlive()) finish(true)
+        if (gone()) finish(true)
       }
       const poll = setInterval(check, POLL_MS)
-      const timer = setTimeout(() => finish(!this.groupAlive()), ms)
+      const timer = setTimeout(() => finish(gone()), ms)
       this.child.on("exit", check)
       check()
     })
@@ -279,6 +294,7 @@ export class StdioChildTransport implements SdkTransport {
     if (this.ended) return
     this.ended = true
     this.flushPartialLine()
+    if (!this.groupAlive()) this.groupGone()
     if (!this.closing && this.started) this.onerror?.(this.exitError())
     if (this.started) this.notifyClose()
   }
@@ -310,15 +326,13 @@ export class StdioChildTransport implements SdkTransport {
     while (start < chunk.length) {
       const newline = chunk.indexOf(0x0a, start)
       if (newline === -1) {
-        this.appendPartial(chunk.subarray(start))
+        this.appendPartial(chunk, start)
         return
       }
       const piece = chunk.subarray(start, newline)
       start = newline + 1
-      if (this.discardingLine) {
-        this.discardingLine = false
-        this.stdoutChunks.length = 0
-        this.stdoutPending = 0
+      if (this.dropping !== undefined || this.stdoutPending + piece.length > this.maxMessageBytes) {
+        this.dropLine(piece, true)
         continue
       }
       const line =
@@ -329,22 +343,60 @@ export class StdioChildTransport implements SdkTransport {
     }
   }
 
-  private appendPartial(piece: Buffer): void {
-    if (this.discardingLine) return
-    this.stdoutPending += piece.length
-    if (this.stdoutPending > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
-      this.stdoutChunks.length = 0
-      this.stdoutPending = 0
-      this.discardingLine = true
-      this.diagnostic(`stdout line longer than ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes, skipped`)
+  private appendPartial(chunk: Buffer, start: number): void {
+    const piece = chunk.subarray(start)
+    if (this.dropping !== undefined || this.stdoutPending + piece.length > this.maxMessageBytes) {
+      this.dropLine(piece, false)
       return
     }
+    this.stdoutPending += piece.length
     // Copy: the stream may reuse the chunk's memory.
     this.stdoutChunks.push(Buffer.from(piece))
   }
 
+  /**
+   * A line past the limit: what was kept of it is let go, the rest is only scanned for the id of
+   * the request it answers, and that request fails with the reason, at once when it is known
+   * (the id was read, or only one request is in flight), else when the line ends.
+   */
+  private dropLine(piece: Buffer, ends: boolean): void {
+    let dropping = this.dropping
+    if (dropping === undefined) {
+      const scanner = new IdScanner()
+      for (const kept of this.stdoutChunks) scanner.feed(kept)
+      dropping = this.dropping = { scanner, size: this.stdoutPending, blamed: false }
+      this.stdoutChunks.length = 0
+      this.stdoutPending = 0
+    }
+    dropping.size += piece.length
+    if (!dropping.scanner.finished) dropping.scanner.feed(piece)
+    if (!dropping.blamed && !ends) {
+      const ids = blame(dropping.scanner, this.inFlight.pending())
+      if (ids.length > 0) this.answerDropped(ids, false)
+    }
+    if (!ends) return
+    if (!dropping.blamed) {
+      const ids = dropping.scanner.id !== undefined ? [dropping.scanner.id] : []
+      if (ids.length > 0) this.answerDropped(ids, true)
+      else this.diagnostic(`${tooLargeText(this.serverName, dropping.size, this.maxMessageBytes, true)} (it answered no request we could tell)`)
+    }
+    this.dropping = undefined
+  }
+
+  private answerDropped(ids: ReadonlyArray<string | number>, complete: boolean): void {
+    const dropping = this.dropping!
+    dropping.blamed = true
+    const text = tooLargeText(this.serverName, dropping.size, this.maxMessageBytes, complete)
+    this.diagnostic(text)
+    for (const id of ids) this.deliver(tooLargeAnswer(id, text))
+  }
+
   private flushPartialLine(): void {
-    if (this.stdoutChunks.length === 0 || this.discardingLine) return
+    if (this.dropping !== undefined) {
+      this.dropLine(Buffer.alloc(0), true)
+      return
+    }
+    if (this.stdoutChunks.length === 0) return
     const line = Buffer.concat(this.stdoutChunks).toString("utf8")
     this.stdoutChunks.length = 0
     this.stdoutPending = 0
@@ -354,13 +406,21 @@ export class StdioChildTransport implements SdkTransport {
   private handleLine(raw: string): void {
     const line = raw.replace(/\r$/, "")
     if (line.trim() === "") return
-    let message: JSONRPCMessage
+    let message: unknown
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line))
+      message = JSON.parse(line)
     } catch {
+      message = undefined
+    }
+    if (!isMessageShape(message)) {
       this.diagnostic(`stdout line is not JSON-RPC, skipped: ${line.length > 200 ? line.slice(0, 200) + "…" : line}`)
       return
     }
+    this.deliver(message)
+  }
+
+  private deliver(message: JSONRPCMessage): void {
+    this.inFlight.received(message)
     if (this.started) this.onmessage?.(message)
     else this.queued.push(message)
   }
@@ -426,7 +486,16 @@ export const openStdio = (
       }
       const onSpawn = () => {
         child.off("error", onError)
-        resume(Effect.succeed(new StdioChildTransport(child, server.name, describeCommand(shownConfig(server, config)), options?.onDiagnostic)))
+        const command = describeCommand(shownConfig(server, config))
+        // Recorded before anything else can happen: from here on, no death of ours orphans it.
+        const release = register(child.pid!, { server: server.name, command, ledgerDir: options?.ledgerDir })
+        resume(Effect.succeed(
+          new StdioChildTransport(child, server.name, command, {
+            onDiagnostic: options?.onDiagnostic,
+            maxMessageBytes: options?.maxMessageBytes,
+            onGroupGone: release
+          })
+        ))
       }
       child.once("error", onError)
       child.once("spawn", onSpawn)

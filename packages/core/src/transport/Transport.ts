@@ -20,6 +20,10 @@ export interface TransportOptions {
   readonly authProviderFor?: ((server: ResolvedServer) => OAuthClientProvider | undefined) | undefined
   /** Time to response headers per HTTP request, ms (default `DEFAULT_REQUEST_TIMEOUT_MS`). */
   readonly requestTimeoutMs?: number | undefined
+  /** The largest message a server may send, bytes (default 32 MiB, `MessageSize.ts`). */
+  readonly maxResponseBytes?: number | undefined
+  /** Where stdio servers' process groups are recorded for later runs to reap (`ProcessGroups.ts`). */
+  readonly ledgerDir?: string | undefined
 }
 
 /**
@@ -33,13 +37,14 @@ export const make = (
     const config = server.config
     if (kind === "stdio") {
       return "command" in config
-        ? openStdio(server, config)
+        ? openStdio(server, config, { maxMessageBytes: options.maxResponseBytes, ledgerDir: options.ledgerDir })
         : Effect.fail(mismatch(server, kind))
     }
     return "url" in config
       ? openRemote(server, config, kind, {
         authProvider: options.authProviderFor?.(server),
-        requestTimeoutMs: options.requestTimeoutMs
+        requestTimeoutMs: options.requestTimeoutMs,
+        maxMessageBytes: options.maxResponseBytes
       })
       : Effect.fail(mismatch(server, kind))
   }

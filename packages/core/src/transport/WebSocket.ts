@@ -3,8 +3,9 @@
  * whole transport implementation, while `Http.ts` only configures the SDK's HTTP and SSE ones.
  */
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import WebSocket from "ws"
+import { DEFAULT_MAX_RESPONSE_BYTES, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS, WebSocketHandshakeError } from "./TransportErrors.js"
 
 /** The WebSocket subprotocol MCP uses (the SDK's `WebSocketClientTransport` asks for it too). */
@@ -17,6 +18,10 @@ export interface WebSocketTransportOptions {
   readonly handshakeTimeoutMs?: number | undefined
   /** How long `close()` waits for the closing handshake before dropping the socket, ms. */
   readonly closeGraceMs?: number | undefined
+  /** The largest message accepted, bytes (default 32 MiB); a larger one fails the requests in flight. */
+  readonly maxMessageBytes?: number | undefined
+  /** The server's name, for the message of a dropped answer. */
+  readonly server?: string | undefined
 }
 
 /**
@@ -33,6 +38,7 @@ export class WebSocketTransport implements SdkTransport {
   private socket: WebSocket | undefined
   private closed: Promise<void> | undefined
   private closeNotified = false
+  private readonly inFlight = new InFlight()
 
   constructor(readonly url: URL, private readonly options: WebSocketTransportOptions = {}) {}
 
@@ -46,7 +52,9 @@ export class WebSocketTransport implements SdkTransport {
       let opened = false
       const socket = new WebSocket(this.url, WEBSOCKET_SUBPROTOCOL, {
         headers: { ...this.options.headers },
-        handshakeTimeout: this.options.handshakeTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+        handshakeTimeout: this.options.handshakeTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        // Enforced while reading: a frame that declares more is refused before its payload.
+        maxPayload: this.options.maxMessageBytes ?? DEFAULT_MAX_RESPONSE_BYTES
       })
       this.socket = socket
       socket.on("unexpected-response", (request, response) => {
@@ -67,6 +75,13 @@ export class WebSocketTransport implements SdkTransport {
       })
       socket.on("error", (error) => {
         if (!opened) reject(error)
+        // `ws` closes the socket (1009) after a message over `maxPayload`; which request it
+        // answered is unknown, so every request in flight fails with the reason first.
+        if ((error as { code?: unknown }).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+          const limit = this.options.maxMessageBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+          const text = tooLargeText(this.options.server ?? this.url.host, limit + 1, limit, false)
+          for (const id of this.inFlight.pending()) this.onmessage?.(tooLargeAnswer(id, text))
+        }
         this.onerror?.(error)
       })
       socket.on("message", (data) => {
@@ -77,7 +92,10 @@ export class WebSocketTransport implements SdkTransport {
             : Buffer.isBuffer(data)
             ? data.toString("utf8")
             : Buffer.from(data).toString("utf8")
-          message = JSONRPCMessageSchema.parse(JSON.parse(text))
+          const parsed: unknown = JSON.parse(text)
+          if (!isMessageShape(parsed)) throw new Error(`not a JSON-RPC message: ${text.slice(0, 200)}`)
+          message = parsed
+          this.inFlight.received(message)
         } catch (error) {
           this.onerror?.(error instanceof Error ? error : new Error(String(error)))
           return
@@ -98,6 +116,7 @@ export class WebSocketTransport implements SdkTransport {
         reject(new Error("Not connected"))
         return
       }
+      this.inFlight.sent(message)
       socket.send(JSON.stringify(message), (error) => (error ? reject(error) : resolve()))
     })
   }

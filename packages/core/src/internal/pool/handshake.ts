@@ -16,6 +16,7 @@ import { ServerUnavailable } from "../../Errors.js"
 import type { ConcreteKind } from "../../transport/OpenedTransport.js"
 import { candidateKinds, type Transport } from "../../transport/Transport.js"
 import { classifyConnectError } from "../../pool/RequestErrors.js"
+import { makeSchemaValidator } from "../../pool/SchemaValidator.js"
 
 /** An initialized client, not yet taken over by the pool. */
 export interface Handshake {
@@ -38,6 +39,8 @@ export interface HandshakeOptions {
   readonly configureClient: ((client: Client, server: ResolvedServer) => void) | undefined
   /** The SDK's own `initialize` timer, which only backs up the pool's connect timeout. */
   readonly sdkTimeoutMs: number
+  /** Every transport opened and not yet closed goes here, so the pool can close them all at once. */
+  readonly open?: Set<SdkTransport> | undefined
 }
 
 type Failure = { readonly cause: unknown; readonly diagnostics: string | undefined }
@@ -53,7 +56,16 @@ const attempt = (
     const scope = yield* Scope.fork(connectionScope, ExecutionStrategy.sequential)
     return yield* Effect.gen(function*() {
       const opened = yield* transport.open(server, kind).pipe(Scope.extend(scope))
-      const client = new Client(options.clientInfo, options.capabilities ?? { capabilities: {} })
+      const open = options.open
+      if (open !== undefined) {
+        open.add(opened.transport)
+        yield* Scope.addFinalizer(scope, Effect.sync(() => open.delete(opened.transport)))
+      }
+      const client = new Client(options.clientInfo, {
+        ...(options.capabilities ?? { capabilities: {} }),
+        // Server-chosen `pattern`s run in linear time (SchemaValidator.ts).
+        jsonSchemaValidator: makeSchemaValidator()
+      })
       options.configureClient?.(client, server)
       let closed = false
       client.onclose = () => void (closed = true)

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import { buildArguments, coerceValue } from "../src/Args.js"
-import { oneLine, table } from "../src/Render.js"
 
 const schema = {
   type: "object",
@@ -40,15 +39,5 @@ describe("key=value arguments", () => {
 
   it("take text for a key without a schema when it is not JSON", () => {
     expect(coerceValue("x", "hello world", undefined)).toEqual(Either.right("hello world"))
-  })
-})
-
-describe("rendering", () => {
-  it("aligns columns without trailing blanks", () => {
-    expect(table(["A", "LONG"], [["xx", "1"], ["y", "22"]])).toBe("A   LONG\nxx  1\ny   22")
-  })
-
-  it("cuts a cell to one line", () => {
-    expect(oneLine("\n  first line\nsecond", 6)).toBe("first…")
   })
 })

@@ -1,30 +1,22 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { Processes } from "@mcpctl/testing"
-import * as fixtures from "@mcpctl/testing/fixtures"
+import { Fixtures, Processes } from "@mcpctl/testing"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { ResolvedServer, StdioServerConfig } from "../src/config/ServerConfig.js"
-import { childEnvironment } from "../src/transport/ChildEnvironment.js"
+import type { StdioServerConfig } from "../src/config/ServerConfig.js"
 import { openStdio, StdioChildTransport } from "../src/transport/Stdio.js"
 
-const resolved = (name: string, config: StdioServerConfig): ResolvedServer => ({
-  name,
-  originalName: name,
-  scope: "flag",
-  source: "/tmp/test-settings.json",
-  transport: "stdio",
-  config
-})
+const resolved = (name: string, config: StdioServerConfig) => Fixtures.server(name, config)
 
+/** A node script as a stdio server, with the config `openStdio` takes beside it. */
 const nodeServer = (name: string, script: string, args: Array<string> = [], env?: Record<string, string>) => {
-  const config: StdioServerConfig = { command: process.execPath, args: [script, ...args], ...(env ? { env } : {}) }
-  return { server: resolved(name, config), config }
+  const server = Fixtures.nodeServer(name, script, args, env)
+  return { server, config: server.config as StdioServerConfig }
 }
 
 const connectClient = (transport: Transport) =>
@@ -37,58 +29,10 @@ const connectClient = (transport: Transport) =>
 const { isAlive } = Processes
 const waitForFile = (path: string) => Effect.promise(() => Processes.waitForFile(path, 10_000))
 
-describe("childEnvironment", () => {
-  const parent = {
-    HOME: "/home/u",
-    PATH: "/usr/bin:/bin",
-    USER: "u",
-    LANG: "en_US.UTF-8",
-    TMPDIR: "/tmp/u",
-    AWS_SECRET_ACCESS_KEY: "secret",
-    GITHUB_TOKEN: "ghp_secret",
-    OPENAI_API_KEY: "sk-secret",
-    HTTPS_PROXY: "http://user:pass@proxy:8080",
-    SHELL: "() { evil; }",
-    TERM: undefined
-  }
-
-  it("passes only the safe default set from the parent", () => {
-    expect(childEnvironment(parent, undefined, "linux")).toEqual({
-      HOME: "/home/u",
-      PATH: "/usr/bin:/bin",
-      USER: "u",
-      LANG: "en_US.UTF-8",
-      TMPDIR: "/tmp/u"
-    })
-  })
-
-  it("never passes secrets implicitly, and skips exported shell functions", () => {
-    const env = childEnvironment(parent, {}, "linux")
-    expect(env).not.toHaveProperty("AWS_SECRET_ACCESS_KEY")
-    expect(env).not.toHaveProperty("GITHUB_TOKEN")
-    expect(env).not.toHaveProperty("OPENAI_API_KEY")
-    expect(env).not.toHaveProperty("HTTPS_PROXY")
-    expect(env).not.toHaveProperty("SHELL")
-    expect(env).not.toHaveProperty("TERM")
-  })
-
-  it("puts the config's env on top", () => {
-    const env = childEnvironment(parent, { GITHUB_TOKEN: "from-config", PATH: "/opt/bin" }, "linux")
-    expect(env.GITHUB_TOKEN).toBe("from-config")
-    expect(env.PATH).toBe("/opt/bin")
-    expect(env.HOME).toBe("/home/u")
-  })
-
-  it("adds the variables Windows needs on win32", () => {
-    const env = childEnvironment({ SYSTEMROOT: "C:\\Windows", PATH: "C:\\bin", SECRET: "x" }, undefined, "win32")
-    expect(env).toEqual({ SYSTEMROOT: "C:\\Windows", PATH: "C:\\bin" })
-  })
-})
-
 describe("openStdio", () => {
   it.scoped("connects an SDK client to the echo server, lists tools, calls echo", () =>
     Effect.gen(function* () {
-      const { config, server } = nodeServer("echo", fixtures.echoServer)
+      const { config, server } = nodeServer("echo", Fixtures.echoServer)
       const opened = yield* openStdio(server, config)
       expect(opened.kind).toBe("stdio")
       const client = yield* connectClient(opened.transport)
@@ -108,7 +52,7 @@ describe("openStdio", () => {
 
   it.scoped("skips non-JSON stdout lines and reports them as diagnostics", () =>
     Effect.gen(function* () {
-      const { config, server } = nodeServer("noisy", fixtures.echoServer, ["--noise"])
+      const { config, server } = nodeServer("noisy", Fixtures.echoServer, ["--noise"])
       const logged: Array<string> = []
       const opened = yield* openStdio(server, config, { onDiagnostic: (line) => logged.push(line) })
       const client = yield* connectClient(opened.transport)
@@ -142,7 +86,7 @@ describe("openStdio", () => {
 
   it.scoped("a server that fails to start leaves its stderr in diagnostics", () =>
     Effect.gen(function* () {
-      const { config, server } = nodeServer("broken", fixtures.echoServer, ["--fail-start"])
+      const { config, server } = nodeServer("broken", Fixtures.echoServer, ["--fail-start"])
       const opened = yield* openStdio(server, config)
       const client = new Client({ name: "mcpctl-test", version: "0.0.0" })
       const failure = yield* Effect.promise(() => client.connect(opened.transport).then(() => undefined, (e: Error) => e))
@@ -152,7 +96,7 @@ describe("openStdio", () => {
 
   it.scoped("a crash mid-call fires onclose and onerror, and the pending request rejects promptly", () =>
     Effect.gen(function* () {
-      const { config, server } = nodeServer("crashy", fixtures.echoServer)
+      const { config, server } = nodeServer("crashy", Fixtures.echoServer)
       const opened = yield* openStdio(server, config)
       const client = yield* connectClient(opened.transport)
       const errors: Array<string> = []
@@ -181,7 +125,7 @@ describe("openStdio", () => {
 
   it.effect("close() is idempotent: one shutdown, onclose once, send afterwards rejects with EPIPE", () =>
     Effect.gen(function* () {
-      const { config, server } = nodeServer("twice", fixtures.echoServer)
+      const { config, server } = nodeServer("twice", Fixtures.echoServer)
       const scope = yield* Scope.make()
       const opened = yield* openStdio(server, config).pipe(Scope.extend(scope))
       const transport = opened.transport as StdioChildTransport
@@ -233,7 +177,7 @@ describe("openStdio", () => {
       const wrapperPidFile = join(dir, "wrapper.pid")
       const config: StdioServerConfig = {
         command: "sh",
-        args: [fixtures.stubbornWrapper],
+        args: [Fixtures.stubbornWrapper],
         env: { STUBBORN_PID_FILE: pidFile, STUBBORN_WRAPPER_PID_FILE: wrapperPidFile }
       }
       const scope = yield* Scope.make()
@@ -261,7 +205,7 @@ describe("openStdio", () => {
     Effect.gen(function* () {
       const dir = mkdtempSync(join(tmpdir(), "mcpctl-stubborn-"))
       const pidFile = join(dir, "pids.json")
-      const { config, server } = nodeServer("stubborn2", fixtures.stubbornServer, [], { STUBBORN_PID_FILE: pidFile })
+      const { config, server } = nodeServer("stubborn2", Fixtures.stubbornServer, [], { STUBBORN_PID_FILE: pidFile })
       const scope = yield* Scope.make()
       const opened = yield* openStdio(server, config).pipe(Scope.extend(scope))
       yield* connectClient(opened.transport)
@@ -279,27 +223,20 @@ describe("openStdio", () => {
     Effect.gen(function* () {
       // The leader dies of the default SIGINT at once; its child ignores INT/TERM/HUP and would
       // survive if only the leader's exit were awaited.
-      // The grandchild inherits stderr and announces itself once its handlers are installed; it
-      // also keeps the pipes open after the leader exits (so 'close' never comes by itself).
+      // The grandchild inherits the pipes and keeps them open after the leader exits (so 'close'
+      // never comes by itself); it writes its pid to a file once its handlers are installed.
+      const pidFile = join(mkdtempSync(join(tmpdir(), "mcpctl-leaky-")), "grandchild.pid")
       const grandchild =
         "for (const s of ['SIGINT','SIGTERM','SIGHUP']) process.on(s, () => {});" +
-        "process.stderr.write('GRANDCHILD ' + process.pid + '\\n'); setInterval(() => {}, 1 << 30)"
+        "require('node:fs').writeFileSync(process.env.GRANDCHILD_PID_FILE, String(process.pid)); setInterval(() => {}, 1 << 30)"
       const leader =
         `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' });` +
         "setInterval(() => {}, 1 << 30)"
-      const config: StdioServerConfig = { command: process.execPath, args: ["-e", leader] }
+      const config: StdioServerConfig = { command: process.execPath, args: ["-e", leader], env: { GRANDCHILD_PID_FILE: pidFile } }
       const scope = yield* Scope.make()
       const opened = yield* openStdio(resolved("leaky", config), config).pipe(Scope.extend(scope))
       const leaderPid = (opened.transport as StdioChildTransport).pid
-      const grandchildPid = yield* Effect.promise(async () => {
-        const deadline = Date.now() + 10_000
-        while (Date.now() < deadline) {
-          const match = /GRANDCHILD (\d+)/.exec(opened.diagnostics() ?? "")
-          if (match) return Number(match[1])
-          await new Promise((resolve) => setTimeout(resolve, 20))
-        }
-        throw new Error("grandchild did not start")
-      })
+      const grandchildPid = Number(yield* waitForFile(pidFile))
       expect(isAlive(grandchildPid)).toBe(true)
       const started = performance.now()
       yield* Scope.close(scope, Exit.void)

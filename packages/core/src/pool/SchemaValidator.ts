@@ -1,0 +1,65 @@
+/**
+ * The validator the SDK `Client` checks tools' `structuredContent` with, against the tool's own
+ * `outputSchema`. The SDK's default (Ajv) compiles every `pattern` into a native `RegExp` and runs
+ * it synchronously on the event loop: a server that sends `"pattern": "^(a+)+$"` and a 40-character
+ * answer pins the CPU for minutes, and timeouts, Ctrl-C and every other client of `serve --http`
+ * wait with it. Here the same Ajv runs `pattern` and `patternProperties` with re2js, a linear-time
+ * engine (RE2's semantics: no backreferences or lookaround). A pattern re2js cannot compile is not
+ * evaluated (it matches everything), and so is a schema Ajv cannot compile: checking a server's
+ * answer against the server's own schema is a courtesy, never worth a hang or a failed listing.
+ */
+import type { JsonSchemaType, jsonSchemaValidator, JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation"
+import { Ajv } from "ajv"
+import _addFormats from "ajv-formats"
+import { RE2JS } from "re2js"
+
+/** What Ajv needs of a regular expression engine. */
+interface RegExpLike {
+  test: (text: string) => boolean
+}
+
+const matchesEverything: RegExpLike = { test: () => true }
+
+/**
+ * A pattern as a linear-time matcher (JSON Schema patterns are unanchored searches, like
+ * `RegExp.test`); unsupported syntax matches everything rather than failing the schema.
+ */
+export const linearRegExp = (pattern: string): RegExpLike => {
+  try {
+    const compiled = RE2JS.compile(pattern)
+    return { test: (text) => compiled.matcher(text).find() }
+  } catch {
+    return matchesEverything
+  }
+}
+
+const engine = Object.assign((pattern: string) => linearRegExp(pattern), { code: "linearRegExp" })
+
+// ajv-formats is CommonJS: its default export arrives wrapped under some module settings.
+const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as (ajv: Ajv) => Ajv
+
+const accept: JsonSchemaValidator<unknown> = (input) => ({ valid: true, data: input, errorMessage: undefined })
+
+/**
+ * A fresh validator (one per client: Ajv caches schemas by `$id`, and two servers may use the
+ * same one). Options as the SDK's default, plus the linear-time engine.
+ */
+export const makeSchemaValidator = (): jsonSchemaValidator => {
+  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: engine } })
+  addFormats(ajv)
+  return {
+    getValidator: <T>(schema: JsonSchemaType): JsonSchemaValidator<T> => {
+      let validate: ReturnType<Ajv["compile"]>
+      try {
+        const id = (schema as { $id?: unknown }).$id
+        validate = (typeof id === "string" ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema)
+      } catch {
+        return accept as JsonSchemaValidator<T>
+      }
+      return (input) =>
+        validate(input)
+          ? { valid: true, data: input as T, errorMessage: undefined }
+          : { valid: false, data: undefined, errorMessage: ajv.errorsText(validate.errors) }
+    }
+  }
+}

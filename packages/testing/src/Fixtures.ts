@@ -1,0 +1,146 @@
+/**
+ * What tests are made of, stated once: the fixture MCP servers on disk, and builders for the
+ * settings shapes the host runs on (`ResolvedServer`, the `McpConfig` service), so no test writes
+ * those literals by hand and a new field of either is added in one place.
+ *
+ * The file is also served as `@mcpctl/testing/fixtures` (the fixture paths' old name): a second
+ * file differing only in case would break checkouts on case-insensitive file systems.
+ */
+import { McpConfig } from "@mcpctl/core/McpConfig"
+import {
+  defaultLimits,
+  type Limits,
+  type PermissionRules,
+  type RemoteServerConfig,
+  type ResolvedServer,
+  type ServerConfig,
+  type Settings,
+  type StdioServerConfig
+} from "@mcpctl/core/ServerConfig"
+import { transportOf } from "@mcpctl/core/SettingsLoad"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+// ---------------------------------------------------------------------------------------------
+// Fixture servers (absolute paths, so tests in any package can spawn them with `node` or `sh`)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A well-behaved stdio MCP server (echo, add, slow, fail, big, destructive_thing, crash; a resource, a
+ * prompt). Misbehaviour on request, as argv or in env `MCPCTL_ECHO_ARGS` (space-separated):
+ * `--noise`, `--stderr TEXT`, `--fail-start`, `--never-initialize`; `--cancellations` adds a
+ * `cancellations` tool telling what the server saw of cancelled `slow` calls.
+ */
+export const echoServer: string = fileURLToPath(new URL("./fixtures/echo-server.mjs", import.meta.url))
+
+/**
+ * A stdio server whose tools are what a JSON file says (`--tools FILE`), read again at every
+ * `tools/list`: definitions can change between runs, and under a running host (it watches the
+ * file and sends `notifications/tools/list_changed`).
+ */
+export const toolsServer: string = fileURLToPath(new URL("./fixtures/tools-server.mjs", import.meta.url))
+
+/** A server that ignores SIGINT/SIGTERM/SIGHUP and stdin EOF, with a grandchild that does the same. */
+export const stubbornServer: string = fileURLToPath(new URL("./fixtures/stubborn-server.mjs", import.meta.url))
+
+/** `sh` wrapper around the stubborn server (sh → node → node), itself ignoring INT and TERM. */
+export const stubbornWrapper: string = fileURLToPath(new URL("./fixtures/stubborn-wrapper.sh", import.meta.url))
+
+/**
+ * A hostile server (raw JSON-RPC, no SDK): output bombs, endless answers over stdio and HTTP,
+ * infinite cursors, a ReDoS output schema, deep nesting, notification floods, and with
+ * `--stubborn` a server and grandchild that only SIGKILL ends. Options in its header comment.
+ */
+export const hostileServer: string = fileURLToPath(new URL("./fixtures/hostile-server.mjs", import.meta.url))
+
+// ---------------------------------------------------------------------------------------------
+// Resolved servers
+// ---------------------------------------------------------------------------------------------
+
+/** The settings file every built server claims to come from (messages name it). */
+export const SOURCE = "/test/settings.json"
+
+/**
+ * One server as the pool receives it after loading: normalized name = the name given, scope
+ * `flag`, source {@link SOURCE}, transport decided from `config` the way settings files decide it
+ * (`command` → stdio, `type`, else the URL). `overrides` replaces any of those.
+ */
+export const server = (name: string, config: ServerConfig, overrides: Partial<ResolvedServer> = {}): ResolvedServer => ({
+  name,
+  originalName: name,
+  scope: "flag",
+  source: SOURCE,
+  transport: transportOf(config),
+  config,
+  ...overrides
+})
+
+/** A stdio entry for the in-memory transport, which never runs its command. */
+export const inMemory = (name: string, config: Partial<StdioServerConfig> = {}): ResolvedServer =>
+  server(name, { command: "in-memory", ...config })
+
+/** A remote entry for the in-memory transport (`http://<name>.in-memory.test/mcp`, Streamable HTTP unless told). */
+export const inMemoryRemote = (
+  name: string,
+  config: Partial<RemoteServerConfig> = {}
+): ResolvedServer => server(name, { type: "http", url: `http://${name}.in-memory.test/mcp`, ...config })
+
+/** A node script as a stdio server: `node <script> <args…>`, with `env` when given. */
+export const nodeServer = (
+  name: string,
+  script: string,
+  args: ReadonlyArray<string> = [],
+  env?: Readonly<Record<string, string>>
+): ResolvedServer => server(name, { command: process.execPath, args: [script, ...args], ...(env ? { env } : {}) })
+
+// ---------------------------------------------------------------------------------------------
+// The McpConfig service
+// ---------------------------------------------------------------------------------------------
+
+/** What a test says about its settings; everything else takes the loading defaults. */
+export interface ConfigOptions {
+  readonly servers?: ReadonlyArray<ResolvedServer>
+  /** Missing lists are empty (so every call asks unless a rule says otherwise). */
+  readonly permissions?: Partial<PermissionRules>
+  /** On top of `defaultLimits`. */
+  readonly limits?: Partial<Limits>
+  /** `$MCPCTL_HOME`; see {@link settings} and {@link config} for the defaults. */
+  readonly home?: string
+  readonly projectDir?: string
+  readonly warnings?: ReadonlyArray<string>
+}
+
+/** A home directory path that is never created: for settings whose home is never touched. */
+export const UNUSED_HOME: string = path.join(tmpdir(), "mcpctl-test-unused-home")
+
+/** The `McpConfig` service value; `home` defaults to {@link UNUSED_HOME}, `projectDir` to `/tmp`. */
+export const settings = (options: ConfigOptions = {}): Settings => ({
+  servers: options.servers ?? [],
+  permissions: { allow: [], ask: [], deny: [], ...options.permissions },
+  limits: { ...defaultLimits, ...options.limits },
+  home: options.home ?? UNUSED_HOME,
+  projectDir: options.projectDir ?? "/tmp",
+  warnings: options.warnings ?? []
+})
+
+/**
+ * The `McpConfig` layer of {@link settings}. Without `home`, each build gets a fresh empty home
+ * directory (the pool keeps its needs-auth cache there), removed when the layer is released.
+ */
+export const config = (options: ConfigOptions = {}): Layer.Layer<McpConfig> =>
+  options.home !== undefined
+    ? Layer.sync(McpConfig, () => settings(options))
+    : Layer.scoped(
+      McpConfig,
+      Effect.map(
+        Effect.acquireRelease(
+          Effect.sync(() => mkdtempSync(path.join(tmpdir(), "mcpctl-test-home-"))),
+          (home) => Effect.sync(() => rmSync(home, { recursive: true, force: true }))
+        ),
+        (home) => settings({ ...options, home })
+      )
+    )

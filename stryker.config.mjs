@@ -1,0 +1,34 @@
+// @ts-check
+/**
+ * `npm run mutation`: Stryker mutates the policy modules (names, permissions, settings load and
+ * merge, the resilience policy, output shaping, redaction) and runs their fast unit tests
+ * (packages/core/vitest.mutation.config.ts) against every mutant. Not part of `npm test`; reports go to reports/.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "packages/core/vitest.mutation.config.ts" },
+  plugins: ["@stryker-mutator/vitest-runner"],
+  mutate: [
+    "packages/core/src/catalog/Naming.ts",
+    "packages/core/src/permission/Permission.ts",
+    "packages/core/src/config/SettingsLoad.ts",
+    "packages/core/src/pool/Resilience.ts",
+    "packages/core/src/content/Shape.ts",
+    "packages/core/src/Redact.ts"
+  ],
+  coverageAnalysis: "perTest",
+  // The machine is shared: two test processes at most.
+  concurrency: 2,
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/mutation.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  thresholds: { high: 85, low: 75, break: 75 },
+  ignorePatterns: ["apps/cli/bin/*.cjs", "apps/cli/bin/*.cache", "apps/cli/bin/*.map", "bench/results*.json", "reports"],
+  // Later runs re-test only mutants whose code or covering tests changed (delete the file for a
+  // clean run; changes outside the mutated files and the test files are not seen).
+  incremental: true,
+  incrementalFile: "reports/stryker-incremental.json",
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: true
+}
