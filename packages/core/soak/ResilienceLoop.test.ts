@@ -3,7 +3,7 @@
  * stdio server whose whole process group is killed every 100 calls. Every call must be answered.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { echoServer } from "@mcpctl/testing/fixtures"
+import { echoServer } from "@mcpctl/testing/Fixtures"
 import { defaultLimits, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Host } from "@mcpctl/testing"

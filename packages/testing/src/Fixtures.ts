@@ -2,9 +2,6 @@
  * What tests are made of, stated once: the fixture MCP servers on disk, and builders for the
  * settings shapes the host runs on (`ResolvedServer`, the `McpConfig` service), so no test writes
  * those literals by hand and a new field of either is added in one place.
- *
- * The file is also served as `@mcpctl/testing/fixtures` (the fixture paths' old name): a second
- * file differing only in case would break checkouts on case-insensitive file systems.
  */
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import {
