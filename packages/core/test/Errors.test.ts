@@ -12,6 +12,11 @@ describe("exit codes (docs/CLI.md, Exit codes)", () => {
     expect(exitCodeOf(answered(-1))).toBe(1)
   })
 
+  it("an answer mcpctl refused (too large, not matching the output schema) is the server's fault: 4", () => {
+    const refused = new McpRequestError({ server: "h", method: "tools/call", code: -32602, message: "h: bad", refusedAnswer: true })
+    expect(exitCodeOf(refused)).toBe(4)
+  })
+
   it("a server that could not be used is 4", () => {
     expect(exitCodeOf(new ServerUnavailable({ server: "x", status: "failed", message: "down" }))).toBe(4)
     expect(exitCodeOf(new TransportFailure({ server: "x", message: "reset" }))).toBe(4)

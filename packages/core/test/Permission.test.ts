@@ -159,7 +159,7 @@ describe("Permission", () => {
       expect(error.rule).toBe("mcp__fs__write_file")
       expect(error.tool).toBe("mcp__fs__write_file")
       expect(error.message).toBe(
-        `mcp__fs__write_file is denied by rule "mcp__fs__write_file" in your settings (permissions.deny); remove that rule to allow it`
+        `mcp__fs__write_file is denied by rule "mcp__fs__write_file" in permissions.deny of your settings; remove that rule to allow it`
       )
       expect(p.asked).toEqual([])
     }).pipe(Effect.provide(permissionWith({ allow: ["mcp__fs"], deny: ["mcp__fs__write_file"] }, p.layer)))

@@ -98,6 +98,16 @@ export const wasNotSent = (cause: unknown): boolean =>
   cause instanceof Error && (/: cannot send, /.test(cause.message) || cause.message === "Not connected")
 
 /**
+ * An error this side made of the server's answer, not one the server sent: the answer was over
+ * the size limit (MessageSize.ts) or did not match the tool's output schema (the SDK client
+ * checks it). The server misbehaved, so the request counts as a server that cannot be used.
+ */
+export const isRefusedAnswer = (error: McpError): boolean =>
+  error.code === MESSAGE_TOO_LARGE ||
+  /Structured content does not match the tool's output schema|has an output schema but did not return structured content/
+    .test(error.message)
+
+/**
  * A failed request on a live connection, and whether its cause was a broken connection (which
  * the pool counts toward closing a degraded one, Resilience.ts). `mayHaveRun` (and the message)
  * say whether a lost `tools/call` could have taken effect, so the user knows whether to check
@@ -113,7 +123,13 @@ export const classifyRequestFailure = (
   if (cause instanceof MessageTooLargeError) {
     return {
       terminal: false,
-      error: new McpRequestError({ server, method, code: MESSAGE_TOO_LARGE, message: `${server}: ${cause.message}` })
+      error: new McpRequestError({
+        server,
+        method,
+        code: MESSAGE_TOO_LARGE,
+        message: `${server}: ${cause.message}`,
+        refusedAnswer: true
+      })
     }
   }
   if (isStaleSession(cause)) {
@@ -125,7 +141,13 @@ export const classifyRequestFailure = (
   if (cause instanceof McpError && cause.code !== CONNECTION_CLOSED) {
     return {
       terminal: false,
-      error: new McpRequestError({ server, method, code: cause.code, message: `${server}: ${cause.message}` })
+      error: new McpRequestError({
+        server,
+        method,
+        code: cause.code,
+        message: `${server}: ${cause.message}`,
+        ...(isRefusedAnswer(cause) ? { refusedAnswer: true } : {})
+      })
     }
   }
   const closedByPeer = cause instanceof McpError && cause.code === CONNECTION_CLOSED
