@@ -204,15 +204,6 @@ const libRun = async (spec) =>
 
 /** The stubborn server's processes still alive (not zombies) after a whole CLI run. */
 const stubbornLeftovers = async (pidFile, wrapperPidFile) => {
-  const alive = (pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]
-      return state !== "Z" && state !== "X"
-    } catch {
-      return false
-    }
-  }
   const pids = []
   try {
     const p = JSON.parse(readFileSync(pidFile, "utf8"))
@@ -221,7 +212,7 @@ const stubbornLeftovers = async (pidFile, wrapperPidFile) => {
   try {
     pids.push(Number(readFileSync(wrapperPidFile, "utf8").trim()))
   } catch {}
-  const left = pids.filter(alive)
+  const left = pids.filter(isAlive)
   for (const pid of pids) {
     try {
       process.kill(pid, "SIGKILL")

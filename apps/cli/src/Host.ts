@@ -8,8 +8,10 @@ import { Elicitation } from "@mcpctl/core/Elicitation"
 import * as CoreHost from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Prompter, RuleWriter } from "@mcpctl/core/Permission"
+import { askTrustOnTerminal } from "@mcpctl/core/ProjectTrust"
 import { redactText } from "@mcpctl/core/Redact"
 import { type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
+import { sanitize } from "@mcpctl/core/Sanitize"
 import { type ServerConfig } from "@mcpctl/core/ServerConfig"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -121,7 +123,9 @@ export const inlineAuth = (options: HostOptions): boolean => options.auth === tr
 const logLine = ({ data, level, logger, server }: ServerLog) => {
   const text = typeof data === "string" ? data : JSON.stringify(data)
   const clear = process.stderr.isTTY ? "\r\x1b[K" : ""
-  process.stderr.write(`${clear}[${server}${logger ? `/${logger}` : ""}] ${level}: ${text}\n`)
+  // The server chose every part of this line but its name: sanitized.
+  const line = sanitize(`[${server}${logger ? `/${logger}` : ""}] ${level}: ${text}`)
+  process.stderr.write(`${clear}${line}\n`)
 }
 
 /** Can we ask a person? Only with a terminal on both ends, and never in `--json` mode. */
@@ -156,9 +160,12 @@ export const hostLayer = (options: HostOptions) => {
       configFiles: options.config,
       env: process.env,
       adhoc,
-      askInput: interactive(options) ? askInputOnTerminal : undefined
+      askInput: interactive(options) ? askInputOnTerminal : undefined,
+      // A project's own servers and rules need the user's trust; asked only with a person there.
+      askTrust: interactive(options) ? (request) => askTrustOnTerminal(request) : undefined
     }).pipe(Layer.tap((ctx) =>
-      // Unknown fields, and the fields of other hosts' files that mcpctl cannot honour.
+      // Once per run, on stderr: unknown fields, misspelled keys, rules that match nothing, and the
+      // fields of other hosts' files that mcpctl cannot honour.
       Effect.forEach(Context.get(ctx, McpConfig).warnings, (warning) => Effect.logWarning(warning), { discard: true })
     ))
   const ask = interactive(options)
@@ -166,7 +173,13 @@ export const hostLayer = (options: HostOptions) => {
     config,
     prompter: options.yes ? Prompter.layerYes : ask ? Prompter.layerTerminal : Prompter.layerNone,
     ruleWriter: RuleWriter.layerLocalSettings,
-    elicitation: options.yes ? Elicitation.layerDefaults : ask ? Elicitation.layerTerminal : Elicitation.layerDecline,
+    // URLs a server chose are opened only after a person said yes on a terminal; `--yes` alone
+    // accepts forms with their defaults and never opens a page.
+    elicitation: ask
+      ? (options.yes ? Elicitation.layerDefaultsOnTerminal : Elicitation.layerTerminal)
+      : options.yes
+      ? Elicitation.layerDefaults
+      : Elicitation.layerDecline,
     signIn: { inline: inlineAuth(options) },
     // Server log notifications never reach stdout, so `--json` stays one clean document.
     serverLogs: { threshold: options.logLevel ?? "warning", write: logLine },

@@ -1,9 +1,13 @@
 /**
  * Output for people and for scripts: aligned tables and text on stdout, one JSON document with
  * `--json`; messages and progress always on stderr so stdout stays parseable.
+ *
+ * Every line for a person goes through `Sanitize` (server text may carry escape sequences, a bare
+ * `\r`, bidi or zero-width characters); the `--json` document carries the text exactly.
  */
 
 import type { ContentItem } from "@mcpctl/core/ContentItem"
+import { sanitize, sanitizeAndCut } from "@mcpctl/core/Sanitize"
 
 // A reader that goes away early (`mcpctl tools | head`) is no error of ours: the rest of the
 // output has nowhere to go, and Node would otherwise crash on the unhandled EPIPE.
@@ -11,14 +15,14 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EPIPE") throw error
 })
 
-/** Writes one line to stdout. */
+/** Writes one line to stdout, sanitized. */
 export const out = (line = ""): void => {
-  process.stdout.write(line + "\n")
+  process.stdout.write(sanitize(line) + "\n")
 }
 
-/** Writes one line to stderr. */
+/** Writes one line to stderr, sanitized. */
 export const err = (line = ""): void => {
-  process.stderr.write(line + "\n")
+  process.stderr.write(sanitize(line) + "\n")
 }
 
 let documentWritten = false
@@ -39,7 +43,8 @@ const visibleLength = (text: string): number => [...text].length
  * not leave trailing blanks (pure, tested).
  */
 export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
-  const all = [header, ...rows]
+  // Cells are one line each: a newline or `\r` inside one would redraw other rows.
+  const all = [header, ...rows].map((row) => row.map((cell) => sanitize(cell, { multiline: false })))
   const widths = header.map((_, i) => Math.max(...all.map((r) => visibleLength(r[i] ?? ""))))
   return all
     .map((row) =>
@@ -50,10 +55,10 @@ export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<Readonl
     .join("\n")
 }
 
-/** First line of a text, cut to `max` characters, for table cells. */
+/** First line of a text, sanitized and cut to `max` characters (never inside an escape), for table cells. */
 export const oneLine = (text: string | undefined, max = 80): string => {
   const first = (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? ""
-  return first.length > max ? first.slice(0, max - 1) + "…" : first
+  return sanitizeAndCut(first, max, { multiline: false })
 }
 
 /** One content item (of a call result, a read or a prompt message) as text for a person. */

@@ -7,10 +7,9 @@
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { cliBin, repoRoot, run, workspace } from "./support.js"
+import { run, serveTransport, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -78,13 +77,7 @@ describe("per-tool output budgets", () => {
 
   it("serve applies the same per-tool budget", async () => {
     const client = new Client({ name: "test", version: "1" })
-    await client.connect(new StdioClientTransport({
-      command: process.execPath,
-      args: [cliBin, "serve", "--config", settings],
-      cwd: repoRoot,
-      env: { ...process.env, MCPCTL_HOME: ws.home } as Record<string, string>,
-      stderr: "ignore"
-    }))
+    await client.connect(serveTransport(["--config", settings], { MCPCTL_HOME: ws.home }))
     try {
       const result = await client.callTool({ name: "mcp__calc__hinted", arguments: {} })
       const text = (result.content as Array<{ text: string }>).map((c) => c.text).join("")

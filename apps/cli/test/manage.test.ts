@@ -19,6 +19,8 @@ describe("add / get / remove", () => {
       args: [fixtures.echoServer, "--noise"],
       env: { A: "1" }
     })
+    // The project's own settings apply once it is trusted (issue 12).
+    expect((await run(["trust", "--project"], opts)).code).toBe(0)
     const servers = await run(["servers", "--json"], opts)
     expect(JSON.parse(servers.stdout).servers[0]).toMatchObject({ name: "echo", scope: "local", status: "connected" })
   })
@@ -30,6 +32,7 @@ describe("add / get / remove", () => {
       opts
     )
     expect(added.code).toBe(0)
+    expect((await run(["trust", "--project"], opts)).code).toBe(0)
     expect(JSON.parse(readFileSync(join(ws.project, ".mcp.json"), "utf8")).mcpServers.api).toEqual({
       url: "https://mcp.example.com/mcp?token=t0k3n",
       headers: { Authorization: "Bearer s3cr3t" }
@@ -69,8 +72,9 @@ describe("add / get / remove", () => {
     writeFileSync(join(project, ".mcpctl/settings.local.json"), JSON.stringify({
       mcpServers: { broken: { command: "node", args: ["${MCPCTL_TEST_SURELY_UNSET}"] } }
     }))
-    const opts = { home: ws.home, cwd: project }
-    // The broken server fails alone: the only one configured, so `servers` exits 4.
+    // Trusted for these runs (issue 12): otherwise its broken entry would simply be skipped.
+    const opts = { home: ws.home, cwd: project, env: { MCPCTL_TRUST_PROJECT: "1" } }
+    // The broken server fails alone (issue 13): the only one configured, so `servers` exits 4.
     expect((await run(["servers"], opts)).code).toBe(4)
     expect((await run(["add", "other", "--", "node", "x.js"], opts)).code).toBe(0)
     expect((await run(["remove", "broken"], opts)).code).toBe(0)

@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { spawn } from "node:child_process"
-import { cliBin, repoRoot, workspace } from "./support.js"
+import { existsSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { cliBin, repoRoot, serveTransport, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -20,16 +21,18 @@ const serveHttp = () => {
     env: { ...process.env, MCPCTL_HOME: ws.home },
     stdio: ["ignore", "ignore", "pipe"]
   })
-  const url = new Promise<string>((resolve, reject) => {
+  // The URL, and the run's bearer token every request needs (printed once on stderr).
+  const ready = new Promise<{ url: string; token: string; file: string }>((resolve, reject) => {
     let text = ""
     child.stderr!.on("data", (d) => {
       text += d
       const m = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text)
-      if (m) resolve(m[1]!)
+      const t = /"Authorization: Bearer ([A-Za-z0-9_-]+)" \(also in (\S+), mode 0600\)/.exec(text)
+      if (m && t) resolve({ url: m[1]!, token: t[1]!, file: t[2]! })
     })
     child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${text}`)))
   })
-  return { child, url }
+  return { child, url: ready.then((r) => r.url), ready }
 }
 
 const exercise = async (client: Client) => {
@@ -58,13 +61,7 @@ const exercise = async (client: Client) => {
 describe("mcpctl serve", () => {
   it("serves the configured servers as one MCP server over stdio", async () => {
     const client = new Client({ name: "test", version: "1" })
-    await client.connect(new StdioClientTransport({
-      command: process.execPath,
-      args: [cliBin, "serve", "--config", settings],
-      cwd: repoRoot,
-      env: { ...process.env, MCPCTL_HOME: ws.home } as Record<string, string>,
-      stderr: "ignore"
-    }))
+    await client.connect(serveTransport(["--config", settings], { MCPCTL_HOME: ws.home }))
     try {
       await exercise(client)
     } finally {
@@ -73,11 +70,11 @@ describe("mcpctl serve", () => {
   })
 
   it("serves Streamable HTTP on 127.0.0.1", async () => {
-    const { child, url: ready } = serveHttp()
+    const { child, ready } = serveHttp()
     try {
-      const url = await ready
+      const { token, url } = await ready
       const client = new Client({ name: "test", version: "1" })
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
       await exercise(client)
       await client.close()
     } finally {
@@ -89,16 +86,16 @@ describe("mcpctl serve", () => {
 
 describe("mcpctl serve --http refuses what is not loopback", () => {
   it("answers 403 to a foreign Host or Origin (DNS rebinding) and 400 to a request without a session", async () => {
-    const { child, url: ready } = serveHttp()
+    const { child, ready } = serveHttp()
     try {
-      const url = await ready
+      const { token, url } = await ready
       const init = JSON.stringify({
         jsonrpc: "2.0",
         id: 1,
         method: "initialize",
         params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } }
       })
-      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` }
       const foreignOrigin = await fetch(url, { method: "POST", headers: { ...headers, origin: "http://attacker.example" }, body: init })
       expect(foreignOrigin.status).toBe(403)
       const noSession = await fetch(url, {
@@ -122,5 +119,36 @@ describe("mcpctl serve --http refuses what is not loopback", () => {
       child.kill("SIGINT")
       await new Promise((resolve) => child.once("exit", resolve))
     }
+  })
+})
+
+describe("mcpctl serve --http needs the run's token", () => {
+  it("prints it once, writes it 0600 under $MCPCTL_HOME/run/, refuses requests without it and removes the file at exit", async () => {
+    const { child, ready } = serveHttp()
+    let file = ""
+    try {
+      const { token, url } = await ready
+      file = (await ready).file
+      expect(file).toBe(join(ws.home, "run", `serve-${new URL(url).port}.token`))
+      expect(readFileSync(file, "utf8").trim()).toBe(token)
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      const init = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
+      })
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+      const anonymous = await fetch(url, { method: "POST", headers, body: init })
+      expect(anonymous.status).toBe(401)
+      expect(anonymous.headers.get("www-authenticate")).toContain("Bearer")
+      const authorized = await fetch(url, { method: "POST", headers: { ...headers, authorization: `Bearer ${token}` }, body: init })
+      expect(authorized.status).toBe(200)
+      await authorized.body?.cancel()
+    } finally {
+      child.kill("SIGINT")
+      await new Promise((resolve) => child.once("exit", resolve))
+    }
+    expect(existsSync(file)).toBe(false)
   })
 })

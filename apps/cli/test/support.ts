@@ -2,6 +2,7 @@
  * Runs the built CLI as a real process, the way a user or a script does: its own MCPCTL_HOME and
  * settings files in a temp dir, stdout/stderr captured, the exit code returned.
  */
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -10,6 +11,16 @@ import { fileURLToPath } from "node:url"
 
 export const repoRoot = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
 export const cliBin = join(repoRoot, "apps/cli/bin/mcpctl.mjs")
+
+/** `mcpctl serve ARGS…` as an SDK client's stdio transport: the gateway the way an MCP client starts it. */
+export const serveTransport = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>) =>
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [cliBin, "serve", ...args],
+    cwd: repoRoot,
+    env: { ...process.env, ...env } as Record<string, string>,
+    stderr: "ignore"
+  })
 
 export interface RunResult {
   readonly code: number | null

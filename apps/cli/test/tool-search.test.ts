@@ -6,9 +6,8 @@
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { join } from "node:path"
-import { cliBin, repoRoot, workspace } from "./support.js"
+import { repoRoot, serveTransport, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -16,13 +15,7 @@ const examples = join(repoRoot, "examples/settings.json")
 
 const serve = async (config: string, ...flags: Array<string>) => {
   const client = new Client({ name: "test", version: "1" })
-  await client.connect(new StdioClientTransport({
-    command: process.execPath,
-    args: [cliBin, "serve", "--config", config, ...flags],
-    cwd: repoRoot,
-    env: { ...process.env, MCPCTL_HOME: ws.home, MCPCTL_MEMORY_FILE: join(ws.dir, "memory.jsonl") } as Record<string, string>,
-    stderr: "ignore"
-  }))
+  await client.connect(serveTransport(["--config", config, ...flags], { MCPCTL_HOME: ws.home, MCPCTL_MEMORY_FILE: join(ws.dir, "memory.jsonl") }))
   return client
 }
 

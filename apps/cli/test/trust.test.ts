@@ -7,11 +7,10 @@
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { cliBin, repoRoot, run, workspace } from "./support.js"
+import { run, serveTransport, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -75,13 +74,7 @@ describe("mcpctl trust and pinned tool definitions", () => {
     let changed: () => void = () => undefined
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed())
     const nextChange = () => new Promise<void>((resolve) => (changed = resolve))
-    await client.connect(new StdioClientTransport({
-      command: process.execPath,
-      args: [cliBin, "serve", "--config", settings],
-      cwd: repoRoot,
-      env: { ...process.env, MCPCTL_HOME: ws.home } as Record<string, string>,
-      stderr: "ignore"
-    }))
+    await client.connect(serveTransport(["--config", settings], { MCPCTL_HOME: ws.home }))
     try {
       const names = async () => (await client.listTools()).tools.map((t) => t.name)
       expect(await names()).toEqual(["mcp__calc__sum"])

@@ -52,6 +52,54 @@ export const redactValue = (value: string): string => {
   return value.replace(REFERENCE, (ref) => ref.replace(/:-[^}]*\}$/, `:-${REDACTED}}`))
 }
 
+/**
+ * A server's URL for a message: the URL as written in the settings (`${VAR}`s unexpanded, so a
+ * token that came from a variable never shows), its user info, path and query values hidden
+ * (`path: true` keeps the path, for `get`); a URL
+ * that does not parse shows only its scheme (`https://REDACTED`), since a value spliced into it
+ * could be anywhere.
+ */
+export const displayUrl = (server: ResolvedServer, options: { readonly path?: boolean } = {}): string => {
+  const written = (server.rawConfig ?? server.config) as { readonly url?: unknown }
+  const url = typeof written.url === "string" ? written.url : ""
+  try {
+    const u = new URL(redactUrl(url))
+    // In messages the path goes too (tokens travel in paths); `get` shows the entry's own path.
+    return options.path === true || u.pathname.length <= 1 ? u.toString() : `${u.origin}/${REDACTED}${u.search}`
+  } catch {
+    const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(url)?.[0]
+    return `${scheme ?? ""}${scheme ? "//" : ""}${REDACTED}`
+  }
+}
+
+/** Secret-looking option names in a command line (`--api-key`, `--token`, `--password`, …). */
+const SECRET_FLAG = /^-{1,2}[A-Za-z0-9_-]*(?:key|token|secret|passw(?:or)?d|pwd|auth|credential|bearer|cookie|session)[A-Za-z0-9_-]*$/i
+
+/** Values that are tokens on their face (GitHub, OpenAI/Anthropic, Slack, AWS, JWTs, bearer strings). */
+const SECRET_VALUE = /^(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{20,}|sk-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[A-Z0-9]{16}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*|Bearer\s+\S+)$/
+
+/** A `${VAR}` reference shows which variable, never a value: kept as written. */
+const isReference = (value: string) => /^\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}$/.test(value)
+
+/**
+ * A command line fit to print (pure): the value of a secret-looking option (`--api-key=…`,
+ * `--token …`), a value that is a token on its face, and URL secrets hidden; `${VAR}` references kept.
+ */
+export const redactArgs = (args: ReadonlyArray<string>): Array<string> =>
+  args.map((arg, i) => {
+    const eq = arg.indexOf("=")
+    if (arg.startsWith("-") && eq > 0 && SECRET_FLAG.test(arg.slice(0, eq))) {
+      const value = arg.slice(eq + 1)
+      return isReference(value) ? arg : `${arg.slice(0, eq)}=${REDACTED}`
+    }
+    const previous = args[i - 1]
+    if (previous !== undefined && !arg.startsWith("-") && previous.indexOf("=") < 0 && SECRET_FLAG.test(previous) && !isReference(arg)) {
+      return REDACTED
+    }
+    if (SECRET_VALUE.test(arg)) return REDACTED
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(arg) ? redactUrl(arg) : arg
+  })
+
 const hideValues = (record: unknown): Record<string, string> | undefined =>
   record && typeof record === "object"
     ? Object.fromEntries(Object.entries(record).map(([k, v]) => [k, typeof v === "string" ? redactValue(v) : REDACTED]))
@@ -64,9 +112,10 @@ export const redactServerConfig = (server: ResolvedServer): Record<string, unkno
   const oauth = c.oauth as Record<string, unknown> | undefined
   return {
     ...c,
+    ...(Array.isArray(c.args) ? { args: redactArgs(c.args as Array<string>) } : {}),
     ...(c.env ? { env: hideValues(c.env) } : {}),
     ...(c.headers ? { headers: hideValues(c.headers) } : {}),
-    ...(typeof c.url === "string" ? { url: redactUrl(c.url) } : {}),
+    ...(typeof c.url === "string" ? { url: displayUrl(server, { path: true }) } : {}),
     ...(oauth?.clientSecret ? { oauth: { ...oauth, clientSecret: REDACTED } } : {})
   }
 }

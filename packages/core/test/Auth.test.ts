@@ -15,7 +15,7 @@ import {
   signIn
 } from "../src/auth/Auth.js"
 import type { OAuthOptions, ResolvedServer } from "../src/config/ServerConfig.js"
-import { isNeedsAuthCached, markNeedsAuth } from "../src/pool/NeedsAuthCache.js"
+import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "../src/pool/NeedsAuthCache.js"
 import { readStored, storeFile } from "../src/auth/TokenStore.js"
 import { leftovers, mode, tmpHome } from "./support/files.js"
 
@@ -206,7 +206,7 @@ describe("signIn against a local authorization server", () => {
       const as = yield* fakeAs
       const home = yield* tmpHome()
       const server = remoteServer(as.mcpUrl)
-      yield* markNeedsAuth(home, "api")
+      yield* markNeedsAuth(home, needsAuthKey(server))
       const opened: Array<string> = []
       const lines: Array<string> = []
       yield* signIn(server, { home, openUrl: follow(opened), print: (l) => lines.push(l), timeoutMs: 10_000 })
@@ -222,7 +222,7 @@ describe("signIn against a local authorization server", () => {
       expect(stored.tokens?.access_token).toMatch(/^AT-/)
       expect(stored.tokens?.refresh_token).toMatch(/^RT-/)
       expect(stored.clientInformation?.client_id).toBe("client-1")
-      expect(yield* isNeedsAuthCached(home, "api")).toBe(false)
+      expect(yield* isNeedsAuthCached(home, needsAuthKey(server))).toBe(false)
       expect(lines.join("\n")).not.toContain(stored.tokens!.access_token)
 
       // The access token expired (expires_in: 1); the transport's auth() refreshes, no browser.

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Gateway, isLoopbackRequest } from "@mcpctl/core/Gateway"
+import { Gateway } from "@mcpctl/core/Gateway"
+import { isLoopbackRequest } from "@mcpctl/core/HttpAccess"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
-import { defaultLimits, type ResolvedServer } from "@mcpctl/core/ServerConfig"
-import { InMemory } from "@mcpctl/testing"
+import { defaultLimits } from "@mcpctl/core/ServerConfig"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as Context from "effect/Context"
@@ -24,14 +25,7 @@ describe("loopback check (pure)", () => {
   })
 })
 
-const server: ResolvedServer = {
-  name: "notes",
-  originalName: "notes",
-  scope: "flag",
-  source: "/test/settings.json",
-  transport: "stdio",
-  config: { command: "in-memory" }
-}
+const server = Fixtures.inMemory("notes")
 
 const host = Host.layer({
   config: Layer.succeed(McpConfig, {
@@ -66,11 +60,14 @@ describe("Gateway.layerHttp", () => {
   it.scoped("serves the catalogue on 127.0.0.1 with the host's rules, and refuses foreign hosts and origins", () =>
     Effect.gen(function*() {
       const context = yield* Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(host)))
-      const { address } = Context.get(context, Gateway)
+      const { address, token } = Context.get(context, Gateway)
       expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+      const authorization = `Bearer ${token}`
       const client = new Client({ name: "test", version: "1" })
       yield* Effect.acquireRelease(
-        Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(address)))),
+        Effect.promise(() =>
+          client.connect(new StreamableHTTPClientTransport(new URL(address), { requestInit: { headers: { authorization } } }))
+        ),
         () => Effect.promise(() => client.close())
       )
       const { tools } = yield* Effect.promise(() => client.listTools())
@@ -87,7 +84,7 @@ describe("Gateway.layerHttp", () => {
       expect(yield* Effect.promise(() => status(address, { host: `evil.test:${port}` }))).toBe(403)
       expect(yield* Effect.promise(() => status(address, { origin: "http://evil.test" }))).toBe(403)
       // Loopback, but no session and no initialize: not a session.
-      expect(yield* Effect.promise(() => status(address, {}))).toBe(400)
+      expect(yield* Effect.promise(() => status(address, { authorization }))).toBe(400)
     }))
 
   it.scoped("a port that cannot be bound is a usage error", () =>

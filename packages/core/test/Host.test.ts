@@ -3,10 +3,10 @@ import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import type { ServerLog } from "@mcpctl/core/Resources"
-import { defaultLimits, type ResolvedServer } from "@mcpctl/core/ServerConfig"
+import { defaultLimits } from "@mcpctl/core/ServerConfig"
 import { RemoteAuth } from "@mcpctl/core/SignIn"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import * as ConfigProvider from "effect/ConfigProvider"
@@ -122,14 +122,7 @@ describe("Host.layerTracing", () => {
 // The composition
 // ---------------------------------------------------------------------------------------------
 
-const server: ResolvedServer = {
-  name: "notes",
-  originalName: "notes",
-  scope: "flag",
-  source: "/test/settings.json",
-  transport: "stdio",
-  config: { command: "in-memory" }
-}
+const server = Fixtures.inMemory("notes")
 
 /** A server with one tool that logs at two levels before it answers. */
 const notes: InMemory.ServerFactory = () => {

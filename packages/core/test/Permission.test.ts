@@ -252,6 +252,15 @@ describe("Permission", () => {
     })
   })
 
+  it.effect("an answer the port does not know denies, it never approves", () => {
+    const p = scripted(["" as PromptAnswer])
+    return Effect.gen(function*() {
+      const permission = yield* Permission
+      const exit = yield* Effect.exit(permission.authorize(request("mcp__fs__write_file")))
+      expect(exit).toStrictEqual(Exit.fail(expect.any(PermissionDenied)))
+    }).pipe(Effect.provide(permissionWith({}, p.layer)))
+  })
+
   it.effect("a failing RuleWriter fails the call with ConfigError and does not remember", () => {
     const p = scripted(["always", "once"])
     const failing = Layer.succeed(RuleWriter, {

@@ -192,7 +192,7 @@ describe("load", () => {
         const c1 = Path.join(root, "c1.json"), c2 = Path.join(root, "c2.json")
         yield* put(c1, { mcpServers: { p: { command: "c1" }, q: { command: "c1" } } })
         yield* put(c2, { mcpServers: { q: { command: "c2" } } })
-        const cfg = yield* SettingsLoad.load({ cwd: project, home, env: {}, configFiles: [c1, c2] })
+        const cfg = yield* SettingsLoad.load({ cwd: project, home, trustProject: true, env: {}, configFiles: [c1, c2] })
         const byName = Object.fromEntries(cfg.servers.map((s) => [s.name, s]))
         expect(byName.fs!.config).toEqual({ command: "local", cwd: Path.join(project, "work") })
         expect(byName.fs!.scope).toBe("local")
@@ -230,16 +230,16 @@ describe("load", () => {
     withDirs(({ home, project, root }) =>
       Effect.gen(function*() {
         const missing = Path.join(root, "nope.json")
-        const e1 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {}, configFiles: [missing] }))
+        const e1 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: {}, configFiles: [missing] }))
         expect(e1.message).toContain(missing)
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { fs: { command: "x", env: { T: "${TOKEN}" } } } })
-        const loaded = yield* SettingsLoad.load({ cwd: project, home, env: {} })
+        const loaded = yield* SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} })
         const e2 = loaded.servers[0]!.unresolved!
         expect(e2.message).toContain("mcpServers.fs.env.T")
         expect(e2.message).toContain("${TOKEN}")
         expect(e2.message).toContain(Path.join(project, ".mcp.json"))
         expect(e2.path).toBe("mcpServers.fs.env.T")
-        const e3 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: { TOKEN: "t", MCP_TIMEOUT: "0" } }))
+        const e3 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: { TOKEN: "t", MCP_TIMEOUT: "0" } }))
         expect(e3.message).toContain("MCP_TIMEOUT")
       })
     ))
@@ -248,7 +248,7 @@ describe("load", () => {
     withDirs(({ home, project }) =>
       Effect.gen(function*() {
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { off: { command: "${NOPE}", disabled: true } } })
-        const cfg = yield* SettingsLoad.load({ cwd: project, home, env: {} })
+        const cfg = yield* SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} })
         expect(cfg.servers[0]!.config.disabled).toBe(true)
         expect(cfg.warnings.join("\n")).toContain("${NOPE}")
       })
@@ -259,7 +259,7 @@ describe("load", () => {
       Effect.gen(function*() {
         yield* put(Path.join(home, "settings.json"), { mcpServers: { "a.b": { command: "x" } } })
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { "a b": { command: "y" } } })
-        const err = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {} }))
+        const err = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} }))
         expect(err.message).toContain(Path.join(home, "settings.json"))
         expect(err.message).toContain(Path.join(project, ".mcp.json"))
       })
@@ -547,6 +547,7 @@ describe("load, edges", () => {
           cwd: project,
           home,
           env: {},
+          trustProject: true,
           configFiles: [file],
           adhoc: [{ name: "tmp", config: { command: "y" } }]
         })
@@ -565,7 +566,7 @@ describe("load, edges", () => {
       Effect.gen(function*() {
         const file = Path.join(project, ".mcp.json")
         yield* Effect.promise(() => mkdir(file))
-        const e1 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {} }))
+        const e1 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} }))
         expect(e1.message).toBe(
           `${file}: cannot read settings: ${file} is a directory, not a regular file. Settings must be a regular JSON file; remove or replace it.`
         )
@@ -584,7 +585,7 @@ describe("load, edges", () => {
     withDirs(({ home, project }) =>
       Effect.gen(function*() {
         yield* put(Path.join(home, "settings.json"), "[]")
-        const err = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, env: {} }))
+        const err = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} }))
         expect(err.message).toBe(`${Path.join(home, "settings.json")}: the settings must be a JSON object like {"mcpServers": {...}}.`)
       })
     ))

@@ -4,6 +4,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { fullText, outputBudget, savedHint } from "@mcpctl/core/Budget"
 import { McpConfig } from "@mcpctl/core/McpConfig"
+import { sanitizeAndCut } from "@mcpctl/core/Sanitize"
 import { shapeCallResult } from "@mcpctl/core/Shape"
 import { persistBytes, persistCallContent } from "@mcpctl/core/Persist"
 import { setLogLevel } from "@mcpctl/core/Resources"
@@ -41,7 +42,8 @@ const progressLine = (label: string, enabled = Boolean(process.stderr.isTTY)) =>
     onProgress: enabled
       ? (p: { progress: number; total?: number; message?: string }) => {
         const of = p.total ? `${p.progress}/${p.total} (${Math.round((p.progress / p.total) * 100)}%)` : `${p.progress}`
-        process.stderr.write(`\r\x1b[K${label}: ${of}${p.message ? ` ${p.message}` : ""}`)
+        const message = p.message ? ` ${sanitizeAndCut(p.message, 100, { multiline: false })}` : ""
+        process.stderr.write(`\r\x1b[K${label}: ${of}${message}`)
         shown = true
       }
       : undefined,

@@ -7,6 +7,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { findServer, unknownServerMessage } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
+import { keepingTrust } from "@mcpctl/core/ProjectTrust"
 import { removeServerEntry, writeServerEntry } from "@mcpctl/core/SettingsFile"
 import { normalizeServerName, resolveHome, scopeFile } from "@mcpctl/core/SettingsLoad"
 import { type McpctlError, UsageError } from "@mcpctl/core/Errors"
@@ -121,8 +122,10 @@ export const add = Command.make(
       const env = yield* split(flags.env, "=", "--env")
       const headers = yield* split(flags.header, ":", "--header")
       const entry = yield* entryFor(flags.target, Option.getOrUndefined(flags.transport), env, headers)
-      const file = scopeFile(Option.getOrElse(flags.scope, () => "local" as const), config.projectDir, config.home)
-      yield* writeServerEntry(file, flags.name, entry)
+      const scope = Option.getOrElse(flags.scope, () => "local" as const)
+      const file = scopeFile(scope, config.projectDir, config.home)
+      // The user's own edit: a trusted project stays trusted with the new content.
+      yield* keepingTrust(config.home, config.projectDir, writeServerEntry(file, flags.name, entry))
       out(`Added server "${flags.name}" to ${file}`)
     }))
 ).pipe(Command.withDescription("Write a server into a settings scope: add NAME -- COMMAND ARGS…  or  add NAME URL"))
@@ -133,10 +136,11 @@ const scopeFiles = (paths: Effect.Effect.Success<ReturnType<typeof scopePaths>>)
 
 export const remove = Command.make("remove", { cwd: Flags.cwd, scope, name: serverName }, (flags) =>
   editSettings(Effect.gen(function*() {
-    const candidates = scopeFiles(yield* scopePaths(flags.cwd)).filter((c) => Option.isNone(flags.scope) || c.scope === flags.scope.value)
+    const paths = yield* scopePaths(flags.cwd)
+    const candidates = scopeFiles(paths).filter((c) => Option.isNone(flags.scope) || c.scope === flags.scope.value)
     const removed: Array<string> = []
     for (const c of candidates) {
-      if (yield* removeServerEntry(c.file, flags.name)) removed.push(c.file)
+      if (yield* keepingTrust(paths.home, paths.projectDir, removeServerEntry(c.file, flags.name))) removed.push(c.file)
     }
     if (removed.length === 0) {
       return yield* new UsageError({

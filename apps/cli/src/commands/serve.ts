@@ -1,14 +1,20 @@
 /**
- * `mcpctl serve [--http PORT]`: the configured servers as one MCP server, over stdio (default) or
- * Streamable HTTP on 127.0.0.1. Runs until stdin closes (stdio) or Ctrl-C; then every child is
- * shut down as in any other command.
+ * `mcpctl serve [--http PORT | --socket PATH] [--token-file FILE]`: the configured servers as one
+ * MCP server, over stdio (default), Streamable HTTP on 127.0.0.1, or a Unix socket (0600). Over a
+ * port every request needs the run's bearer token: printed once to stderr and written 0600 to
+ * `$MCPCTL_HOME/run/serve-<port>.token` (removed at exit), or read from `--token-file`. Runs until
+ * stdin closes (stdio) or Ctrl-C; then every child is shut down as in any other command.
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { UsageError } from "@mcpctl/core/Errors"
+import { McpConfig } from "@mcpctl/core/McpConfig"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as fs from "node:fs/promises"
+import * as Path from "node:path"
 import * as Flags from "../Flags.js"
 import { runOnHost } from "../Host.js"
 import { err } from "../Render.js"
@@ -16,7 +22,15 @@ import { err } from "../Render.js"
 const http = Options.integer("http").pipe(
   Options.withSchema(Schema.Int.pipe(Schema.between(0, 65535, { message: () => "--http takes a port number from 0 to 65535 (0: any free port)" }))),
   Options.optional,
-  Options.withDescription("Serve Streamable HTTP on 127.0.0.1:PORT at /mcp instead of stdio (0 = a free port)")
+  Options.withDescription("Serve Streamable HTTP on 127.0.0.1:PORT at /mcp instead of stdio (0 = a free port); requests need the printed token")
+)
+const socket = Options.text("socket").pipe(
+  Options.optional,
+  Options.withDescription("Serve Streamable HTTP on the Unix socket PATH (mode 0600) instead of a port")
+)
+const tokenFile = Options.text("token-file").pipe(
+  Options.optional,
+  Options.withDescription("Read the bearer token from FILE (private to you, 16+ characters) instead of a random one")
 )
 
 /**
@@ -40,23 +54,50 @@ const toolSearch = Options.boolean("tool-search").pipe(
   )
 )
 
-export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http, toolSearch }, (flags) =>
+export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http, socket, tokenFile, toolSearch }, (flags) =>
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
     { ...flags, noPrompt: true, retryConnects: true },
     Effect.gen(function*() {
+      const port = Option.getOrUndefined(flags.http), path = Option.getOrUndefined(flags.socket)
+      const file = Option.getOrUndefined(flags.tokenFile)
+      if (port !== undefined && path !== undefined) return yield* new UsageError({ message: "Give --http PORT or --socket PATH, not both." })
+      if (file !== undefined && port === undefined && path === undefined) {
+        return yield* new UsageError({ message: "--token-file applies to --http PORT or --socket PATH." })
+      }
       // Loaded only now: the SDK's server side (with its HTTP framework) would otherwise be
       // loaded, and set up, by every command's cold start.
       const { Gateway } = yield* Effect.promise(() => import("@mcpctl/core/Gateway"))
-      const options = { toolSearch: flags.toolSearch }
-      const layer = Option.match(flags.http, {
-        onNone: () => Gateway.layerStdioWith(options),
-        onSome: (port) => Gateway.layerHttp({ port, ...options })
+      const { readTokenFile, writeRunToken } = yield* Effect.promise(() => import("@mcpctl/core/HttpAccess"))
+      const token = file === undefined ? undefined : yield* Effect.tryPromise({
+        try: () => readTokenFile(Path.resolve(file)),
+        catch: (e) => new UsageError({ message: `--token-file: ${e instanceof Error ? e.message : String(e)}`, cause: e })
       })
-      yield* Effect.flatMap(Gateway, (gateway) => {
+      const options = { toolSearch: flags.toolSearch }
+      const layer = port === undefined && path === undefined
+        ? Gateway.layerStdioWith(options)
+        : Gateway.layerHttp({ port, socket: path === undefined ? undefined : Path.resolve(path), token, ...options })
+      const config = yield* McpConfig
+      yield* Effect.scoped(Effect.gen(function*() {
+        const gateway = yield* Gateway
         err(`mcpctl serve: serving MCP on ${gateway.address}`)
-        return Effect.zipRight(Effect.forkScoped(reportServers), gateway.closed)
-      }).pipe(Effect.provide(layer), Effect.scoped)
+        if (gateway.token !== undefined && file === undefined) {
+          const bound = Number(new URL(gateway.address).port)
+          const written = yield* Effect.acquireRelease(
+            Effect.tryPromise({
+              try: () => writeRunToken(config.home, bound, gateway.token!),
+              catch: (e) => new UsageError({ message: `Could not write the serve token under ${config.home}: ${String(e)}`, cause: e })
+            }),
+            (f) => Effect.promise(() => fs.rm(f, { force: true }))
+          )
+          // Printed once, for the one client the user connects; also in a file only the user can read.
+          err(`mcpctl serve: every request needs "Authorization: Bearer ${gateway.token}" (also in ${written}, mode 0600)`)
+        } else if (gateway.token !== undefined) {
+          err(`mcpctl serve: every request needs "Authorization: Bearer <the token in ${file}>"`)
+        }
+        yield* Effect.forkScoped(reportServers)
+        return yield* gateway.closed
+      }).pipe(Effect.provide(layer)))
     })
   )).pipe(Command.withDescription("Serve every allowed tool, resource and prompt of the configured servers as one MCP server"))

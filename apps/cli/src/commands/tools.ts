@@ -51,7 +51,7 @@ export const tools = Command.make(
         destructive: t.destructive,
         openWorld: t.openWorld,
         concurrencySafe: t.concurrencySafe,
-        permission: permission.decide(t.name).behavior,
+        permission: permission.decide(t.name, t).behavior,
         pin: t.pin ?? "off",
         ...(score !== undefined ? { score } : {}),
         inputSchema: t.inputSchema

@@ -8,6 +8,7 @@
  * the pool reports `needs-auth`); `signIn` runs the interactive authorization-code flow.
  */
 import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js"
+import * as Console from "effect/Console"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -17,8 +18,9 @@ import * as fs from "node:fs/promises"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
+import { sanitize } from "../content/Sanitize.js"
 import { ConfigError, ServerUnavailable } from "../Errors.js"
-import { clearNeedsAuth } from "../pool/NeedsAuthCache.js"
+import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
 import { redactSecrets } from "../Redact.js"
 import { networkFailure } from "../transport/TransportErrors.js"
 import { proxyFetch } from "../transport/Proxy.js"
@@ -63,21 +65,60 @@ export const openerCommand = (url: string, browser: string | undefined, platform
   return [...(fromEnv.length > 0 ? fromEnv : platformOpener(platform)), url]
 }
 
+/** Whether a URL may be handed to a browser, and the normalized form to hand it over as. */
+export type UrlVerdict =
+  | { readonly ok: true; readonly url: string }
+  | { readonly ok: false; readonly reason: string }
+
+const isLoopbackHost = (hostname: string): boolean =>
+  hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
+
+/**
+ * The only URLs mcpctl opens (pure): `https:`, and `http:` on a loopback host (local sign-in
+ * pages). A server chooses these URLs: a string starting with `-` would reach the browser's
+ * command line as an option, and `javascript:`, `file:` or a custom scheme would run or open
+ * something on this machine. What is opened is the parsed URL's own serialization.
+ */
+export const checkUrlToOpen = (text: string): UrlVerdict => {
+  if (/^\s*-/.test(text)) return { ok: false, reason: "it starts with \"-\", so a browser would read it as an option" }
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(text)) return { ok: false, reason: "it contains spaces or control characters" }
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return { ok: false, reason: "it is not a URL" }
+  }
+  if (url.protocol === "https:") return { ok: true, url: url.href }
+  if (url.protocol === "http:" && isLoopbackHost(url.hostname)) return { ok: true, url: url.href }
+  return {
+    ok: false,
+    reason: url.protocol === "http:"
+      ? "plain http: is opened only on 127.0.0.1 or localhost"
+      : `only https: URLs are opened, not ${url.protocol}`
+  }
+}
+
 /**
  * Starts the opener detached, output ignored and unref'd: it must not keep mcpctl alive, and it is
  * never killed (a `$BROWSER` redirect follower has to live until it has hit the callback).
- * A missing opener is not an error: the URL is printed anyway.
+ * A missing opener is not an error: the URL is printed anyway. A URL that
+ * {@link checkUrlToOpen} refuses is never opened; why is written to stderr.
  */
 export const openInBrowser = (url: string): Effect.Effect<void> =>
-  Effect.sync(() => {
-    const [command, ...args] = openerCommand(url, process.env.BROWSER)
-    try {
-      const child = spawn(command!, args, { detached: true, stdio: "ignore", windowsHide: true })
-      child.on("error", () => undefined)
-      child.unref()
-    } catch {
-      // no opener: the printed URL is the fallback
-    }
+  Effect.suspend(() => {
+    const verdict = checkUrlToOpen(url)
+    if (!verdict.ok) return Console.error(`mcpctl: not opening ${sanitize(url, { multiline: false })}: ${verdict.reason}.`)
+    return Effect.sync(() => {
+      const [command, ...args] = openerCommand(verdict.url, process.env.BROWSER)
+      try {
+        const child = spawn(command!, args, { detached: true, stdio: "ignore", windowsHide: true })
+        child.on("error", () => undefined)
+        child.unref()
+      } catch {
+        // no opener: the printed URL is the fallback
+      }
+    })
   })
 
 // ---------------------------------------------------------------------------------------------
@@ -342,8 +383,17 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
     }
     if (first === "REDIRECT") {
       const url = opened[opened.length - 1]!.toString()
-      options.print(`Open this URL to sign in to ${server.name}:\n  ${url}`)
-      yield* openUrl(url)
+      // The authorization server chose this URL: only a safe one is shown as a link and opened.
+      const verdict = checkUrlToOpen(url)
+      if (!verdict.ok) {
+        return yield* new ServerUnavailable({
+          server: server.name,
+          status: "needs-auth",
+          message: `the sign-in URL the authorization server of ${server.name} gave is not opened: ${verdict.reason}`
+        })
+      }
+      options.print(`Open this URL to sign in to ${server.name}:\n  ${sanitize(verdict.url)}`)
+      yield* openUrl(verdict.url)
       options.print(`Waiting for the browser on ${redirectUrl} …`)
       const answer = yield* Deferred.await(callback.result).pipe(
         Effect.timeoutFail({
@@ -382,7 +432,7 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
         })
       }
     }
-    yield* clearNeedsAuth(home, server.name)
+    yield* clearNeedsAuth(home, needsAuthKey(server), server.name)
     options.print(`Signed in to ${server.name}.`)
   }))
 })

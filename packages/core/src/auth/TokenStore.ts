@@ -22,7 +22,7 @@ import * as Effect from "effect/Effect"
 import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
+import { privateDir, readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
 import type { OAuthOptions } from "../config/ServerConfig.js"
 
 
@@ -95,8 +95,8 @@ export const updateStored = async (
   f: (current: StoredAuth) => StoredAuth
 ): Promise<StoredAuth> => {
   const file = storeFile(home, url)
-  await fs.mkdir(oauthDir(home), { recursive: true, mode: 0o700 })
-  await fs.chmod(oauthDir(home), 0o700).catch(() => undefined)
+  // A symlinked oauth/ would aim the chmod and the writes below at another directory.
+  await privateDir(home, "oauth")
   return withFileLock(file, async () => {
     const next = f(parseStored(await readJsonFile(file), serverKey(url)))
     if (next.tokens === undefined && next.clientInformation === undefined) {

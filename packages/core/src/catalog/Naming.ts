@@ -48,9 +48,21 @@ export const buildToolName = (server: string, tool: string): string => {
     return full.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length) + suffix
   }
   // Pathologically long server name: cut the server part too, still as `mcp__<s>__<hash>`.
-  const serverRoom = MAX_TOOL_NAME_LENGTH - PREFIX.length - SEPARATOR.length - HASH_LENGTH
-  return `${PREFIX}${server.slice(0, serverRoom).replace(/_+$/, "")}${SEPARATOR}${shortHash(full)}`
+  return `${PREFIX}${cutServerName(server)}${SEPARATOR}${shortHash(full)}`
 }
+
+/** Room for the server part when a pathologically long server name has to be cut. */
+const SERVER_ROOM = MAX_TOOL_NAME_LENGTH - PREFIX.length - SEPARATOR.length - HASH_LENGTH
+
+/**
+ * The server part a name of `server` may carry after the 64-character cut (pure): the name itself
+ * when it is short, else its first characters. Two servers with one cut name could not be told
+ * apart by their tools' names or by rules, so settings that have them are refused.
+ */
+export const cutServerName = (server: string): string => server.slice(0, SERVER_ROOM).replace(/_+$/, "")
+
+/** The unshortened qualified name (pure): what a rule written from a tool's own name says. */
+export const fullToolName = (server: string, tool: string): string => `${PREFIX}${server}${SEPARATOR}${normalizeToolName(tool)}`
 
 /**
  * Splits a fully-qualified name back into its server and tool parts, at the first `__` after

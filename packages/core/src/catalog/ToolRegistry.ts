@@ -25,12 +25,12 @@ import {
 } from "../Errors.js"
 import { didYouMean } from "../Suggest.js"
 import { toolHints } from "./Annotations.js"
-import { buildToolName, parseToolName, truncateDescription } from "./Naming.js"
+import { buildToolName, cutServerName, parseToolName, PREFIX, SEPARATOR, truncateDescription } from "./Naming.js"
 import { collectPages } from "./Pagination.js"
 import { changedMessage, definitionHash, type PinState, Pins } from "./Pins.js"
 import { rank } from "./Search.js"
 import { hiddenBy, hiddenMessage } from "./ToolFilter.js"
-import { Permission } from "../permission/Permission.js"
+import { decide, denyMatchesFolded, Permission } from "../permission/Permission.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 
 /** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
@@ -190,16 +190,56 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
   )
 }
 
-/** A server's tools as listed over one connection, and by name for `call`. */
-interface ToolList {
+/** A server's tools after the name check: the callable ones, and those that share one qualified name. */
+export interface IndexedTools {
   readonly tools: ReadonlyArray<McpTool>
+  /** Qualified names that two or more of the server's tools map to: none of them is listed or callable. */
+  readonly collisions: ReadonlyMap<string, ReadonlyArray<McpTool>>
+}
+
+/**
+ * Splits a server's tools into callable ones and collisions (pure): `write_file` and
+ * `write.file` both become `mcp__fs__write_file`, and routing either name to "the last one
+ * listed" would run a tool nobody chose. Both are refused, with an error naming them.
+ */
+export const indexTools = (listed: ReadonlyArray<McpTool>): IndexedTools => {
+  const byName = new Map<string, Array<McpTool>>()
+  for (const tool of listed) byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool])
+  const collisions = new Map<string, ReadonlyArray<McpTool>>()
+  for (const [name, tools] of byName) if (tools.length > 1) collisions.set(name, tools)
+  return { tools: listed.filter((t) => !collisions.has(t.name)), collisions }
+}
+
+/**
+ * Deny rules naming one tool of `server` (no wildcard) that none of its listed tools matches,
+ * even folded (pure): the tool they meant may be listed under another name, or not exist. One
+ * warning each, with the tools the server does list.
+ */
+export const unmatchedDenies = (deny: ReadonlyArray<string>, server: string, tools: ReadonlyArray<McpTool>): ReadonlyArray<string> =>
+  deny.filter((rule) => {
+    const parsed = parseToolName(rule)
+    if (!parsed || rule.includes("*") || !denyMatchesFolded(`${PREFIX}${parsed.server}`, { server, tool: "" })) return false
+    return !tools.some((t) => decide({ allow: [], ask: [], deny: [rule] }, t.name, t).behavior === "deny")
+  }).map((rule) =>
+    `permissions.deny rule "${rule}" matches no tool of ${server} (it lists ${
+      tools.map((t) => t.name).join(", ") || "none"
+    }). Check the tool's name with \`mcpctl tools ${server}\`.`
+  )
+
+/** The message for tools that share one qualified name. */
+export const collisionMessage = (server: string, name: string, tools: ReadonlyArray<McpTool>): string =>
+  `Server "${server}" has tools ${tools.map((t) => JSON.stringify(t.tool)).join(" and ")} that all map to ${name}; ` +
+  `none of them is listed or callable, since a call could not say which one it means. Rename them on the server.`
+
+/** A server's tools as listed over one connection (collisions apart), and by name for `call`. */
+interface ToolList extends IndexedTools {
   readonly byName: ReadonlyMap<string, McpTool>
 }
 
 /** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
 const toolsList = new ListKey<ToolList>("tools", "tools")
 
-const noTools: ToolList = { tools: [], byName: new Map() }
+const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() }
 
 /** Every tool a server lists, page by page, as it sent them. */
 const listAll = (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> =>
@@ -220,6 +260,13 @@ const make = Effect.gen(function*() {
   // The definition each catalogue entry was made from, for pin diffs and `trust`.
   const definitions = new WeakMap<McpTool, Tool>()
 
+  // Every listed name → its server: a call is routed by this, never by re-reading the server out
+  // of the name (a cut or odd server name would point elsewhere). The tool itself is then taken
+  // from that server's current list, so a dropped list is never used.
+  const routes = new Map<string, string>()
+  // A deny rule for a tool a server does not list is said once per run, not once per listing.
+  const warned = new Set<string>()
+
   // Every listing (the first, and each after a list_changed) goes through the pins and the
   // server's filters before anyone sees it, so no host switches silently to a changed definition.
   const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
@@ -233,7 +280,11 @@ const make = Effect.gen(function*() {
       definitions.set(tool, t)
       tools.push(tool)
     }
-    return { tools, byName: new Map(tools.map((t) => [t.name, t])) }
+    // Two tools with one qualified name are both refused; every other name is routed by this list.
+    const indexed = indexTools(tools)
+    for (const t of indexed.tools) routes.set(t.name, t.server)
+    for (const [name, clash] of indexed.collisions) routes.set(name, clash[0]!.server)
+    return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
   }
 
   /** The tool with pinning's current verdict (the store may have changed since it was listed). */
@@ -242,22 +293,21 @@ const make = Effect.gen(function*() {
     return server ? { ...tool, pin: pins!.state(server, tool.tool, tool.hash) } : tool
   }
 
-  const listCached = (server: string) =>
-    Effect.map(
-      pool.run(server, "tools/list", (connection, signal) =>
-        connection.capabilities?.tools
-          ? connection.lists.get(toolsList, () => fetchTools(connection, signal))
-          : Promise.resolve(noTools)),
-      (list) => list.tools
-    )
+  const listIndexed = (server: string) =>
+    pool.run(server, "tools/list", (connection, signal) =>
+      connection.capabilities?.tools
+        ? connection.lists.get(toolsList, () => fetchTools(connection, signal))
+        : Promise.resolve(noTools))
+
+  const listCached = (server: string) => Effect.map(listIndexed(server), (list) => list.tools)
 
   /**
    * The tool from the fetched list of a live connection, or undefined (synchronous), so `call`
    * finds its tool without a round through the pool.
    */
   const lookup = (name: string): McpTool | undefined => {
-    const parsed = parseToolName(name)
-    return parsed && pool.peek(parsed.server)?.lists.peek(toolsList)?.byName.get(name)
+    const server = routes.get(name)
+    return server === undefined ? undefined : pool.peek(server)?.lists.peek(toolsList)?.byName.get(name)
   }
 
   const listServer = (server: string) =>
@@ -266,14 +316,20 @@ const make = Effect.gen(function*() {
   const list = (servers?: ReadonlyArray<string>) =>
     Effect.gen(function*() {
       const names = servers ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
-      const results = yield* Effect.forEach(names, (name) => Effect.either(listServer(name)), {
+      const results = yield* Effect.forEach(names, (name) => Effect.either(listIndexed(name)), {
         concurrency: "unbounded"
       })
       const tools: Array<McpTool> = []
       const errors: Array<ListError> = []
+      const pending: Array<string> = []
       results.forEach((r, i) => {
-        if (r._tag === "Right") tools.push(...r.right)
-        else {
+        if (r._tag === "Right") {
+          tools.push(...(pins ? r.right.tools.map(withPin) : r.right.tools))
+          for (const warning of unmatchedDenies(config.permissions.deny, names[i]!, r.right.tools)) pending.push(warning)
+          for (const [name, clash] of r.right.collisions) {
+            errors.push({ server: names[i]!, status: "collision", message: collisionMessage(names[i]!, name, clash) })
+          }
+        } else {
           errors.push({
             server: names[i]!,
             status: r.left._tag === "ServerUnavailable" ? r.left.status : "failed",
@@ -281,6 +337,11 @@ const make = Effect.gen(function*() {
           })
         }
       })
+      for (const warning of pending) {
+        if (warned.has(warning)) continue
+        warned.add(warning)
+        yield* Effect.logWarning(warning)
+      }
       return { tools, errors }
     })
 
@@ -288,6 +349,13 @@ const make = Effect.gen(function*() {
     const known = lookup(name)
     return known ? Effect.succeed(known) : resolveSlow(name)
   }
+
+  // The servers a name can belong to: those whose `mcp__<server>__` (or cut form) starts it.
+  // Only their lists are fetched; the tool itself is then found in a list, by its whole name.
+  const candidatesOf = (name: string) =>
+    pool.servers.filter((s) =>
+      name.startsWith(`${PREFIX}${s.name}${SEPARATOR}`) || name.startsWith(`${PREFIX}${cutServerName(s.name)}${SEPARATOR}`)
+    )
 
   const resolveSlow = (name: string) =>
     Effect.gen(function*() {
@@ -300,26 +368,31 @@ const make = Effect.gen(function*() {
           })
         )
       }
-      if (!pool.servers.some((s) => s.name === parsed.server)) {
+      const candidates = candidatesOf(name)
+      if (candidates.length === 0) {
         return yield* Effect.fail(
           new UsageError({
             message: `${name}: ${unknownServerMessage([parsed.server], pool.servers)}`
           })
         )
       }
-      const tools = yield* listCached(parsed.server)
-      const tool = tools.find((t) => t.name === name)
-      if (!tool) {
-        yield* failIfHidden(serverOf.get(parsed.server)!, name)
-        return yield* Effect.fail(
-          new UsageError({
-            message: `Server "${parsed.server}" has no tool ${name}.${didYouMean(name, tools.map((t) => t.name))} Its tools: ${
-              tools.map((t) => t.name).join(", ") || "none"
-            }.`
-          })
-        )
+      const listed: Array<McpTool> = []
+      for (const server of candidates) {
+        const indexed = yield* listIndexed(server.name)
+        const clash = indexed.collisions.get(name)
+        if (clash) return yield* Effect.fail(new UsageError({ message: collisionMessage(server.name, name, clash) }))
+        const tool = indexed.tools.find((t) => t.name === name)
+        if (tool) return tool
+        listed.push(...indexed.tools)
       }
-      return tool
+      yield* failIfHidden(candidates[0]!, name)
+      return yield* Effect.fail(
+        new UsageError({
+          message: `Server "${candidates[0]!.name}" has no tool ${name}.${didYouMean(name, listed.map((t) => t.name))} Its tools: ${
+            listed.map((t) => t.name).join(", ") || "none"
+          }.`
+        })
+      )
     })
 
   // Only on the error path: the server's own list, unfiltered, tells a hidden tool from a typo.
@@ -385,7 +458,7 @@ const make = Effect.gen(function*() {
       Effect.catchIf(
         (error) => error._tag === "McpRequestError" && error.code === ErrorCode.UrlElicitationRequired && steps.length > 0,
         (error) =>
-          Effect.flatMap(elicitation!.urlRequired(tool.server, steps), (again) =>
+          Effect.flatMap(elicitation!.urlRequired(tool.server, steps, timeoutFor(tool, options)), (again) =>
             again ? send(tool, args, options) : Effect.fail(error))
       )
     )
@@ -476,7 +549,7 @@ const make = Effect.gen(function*() {
   const tracedCall = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
     Effect.withSpan(call(name, args, options), "ToolRegistry.call", {
       captureStackTrace: false,
-      attributes: { server: parseToolName(name)?.server, tool: name }
+      attributes: { server: routes.get(name) ?? parseToolName(name)?.server, tool: name }
     })
 
   return ToolRegistry.of({ list, listServer, resolve, call: tracedCall, search, trust })

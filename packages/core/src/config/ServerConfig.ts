@@ -178,6 +178,22 @@ export interface LoadOptions {
    * set (a terminal prompt); undefined or an undefined answer makes it a configuration error.
    */
   readonly askInput?: ((input: HostInput) => Promise<string | undefined>) | undefined
+  /**
+   * Asks whether to trust the project directory's own settings files (a terminal prompt showing
+   * what they would run); a yes is remembered for these files' contents. Undefined: an untrusted
+   * project's servers and rules are skipped with a warning (`ProjectTrust.ts`).
+   */
+  readonly askTrust?: ((request: ProjectTrustRequest) => Promise<boolean>) | undefined
+  /** Trust the project's settings without asking (an embedding application that vouches for them). */
+  readonly trustProject?: boolean | undefined
+}
+
+/** What trusting a project would start and apply, for `LoadOptions.askTrust` (see `ProjectTrust.ts`). */
+export interface ProjectTrustRequest {
+  readonly dir: string
+  /** The hash of the files' contents that trust is remembered for. */
+  readonly hash: string
+  readonly files: ReadonlyArray<{ readonly name: string; readonly settings: ParsedSettings }>
 }
 
 /**

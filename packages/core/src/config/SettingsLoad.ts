@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
+import { stat } from "node:fs/promises"
 import { homedir } from "node:os"
 import * as Path from "node:path"
 import {
@@ -19,6 +20,7 @@ import {
   type MergedServer,
   type ParsedSettings,
   type PermissionRules,
+  type ProjectTrustRequest,
   RemoteServerConfig,
   type ResolvedServer,
   type Scope,
@@ -29,6 +31,9 @@ import {
   StdioServerConfig,
   type TransportKind
 } from "./ServerConfig.js"
+import { cutServerName } from "../catalog/Naming.js"
+import { contributes, isTrusted, projectHash, readTrust, recordTrust, trustedByEnv, untrustedWarning } from "./ProjectTrust.js"
+import { ruleWarnings, suggestKey } from "./RuleCheck.js"
 import { ConfigError } from "../Errors.js"
 import { NotRegularFileError, readRegularFile, readRegularFileSync } from "../internal/files.js"
 import { formatTitle, type HostContext, type HostSettings, readHostSettings } from "./HostFormats.js"
@@ -171,8 +176,12 @@ export function parseSettingsText(text: string, file: string, host?: HostContext
   }
   const problems: Array<{ path: string; message: string }> = []
   const warnings: Array<string> = []
-  const unknownWarning = (path: string) => `${file}: unknown field ${path} is ignored`
-  for (const k of unknownKeys(raw, ["mcpServers", "permissions"])) warnings.push(unknownWarning(k))
+  const unknownWarning = (path: string, known?: ReadonlyArray<string>) => {
+    const key = path.split(".").at(-1)!
+    const likely = known && suggestKey(key, known)
+    return `${file}: unknown field ${path} is ignored${likely ? ` (did you mean "${likely}"?)` : ""}`
+  }
+  for (const k of unknownKeys(raw, ["mcpServers", "permissions"])) warnings.push(unknownWarning(k, ["mcpServers", "permissions"]))
   const { mcpServers = {}, permissions = {} } = raw as { mcpServers?: unknown; permissions?: unknown }
   const decode = <A>(schema: Schema.Schema<A, any>, value: unknown, at: string): A | undefined => {
     const r = Schema.decodeUnknownEither(schema, { errors: "all" })(value)
@@ -180,7 +189,11 @@ export function parseSettingsText(text: string, file: string, host?: HostContext
     problems.push(...issues(r.left, at))
   }
   const perms = decode(PermissionsShape, permissions, "permissions")
-  if (perms) for (const k of unknownKeys(permissions as object, ["allow", "ask", "deny"])) warnings.push(unknownWarning(`permissions.${k}`))
+  if (perms) {
+    for (const k of unknownKeys(permissions as object, ["allow", "ask", "deny"])) {
+      warnings.push(unknownWarning(`permissions.${k}`, ["allow", "ask", "deny"]))
+    }
+  }
   const servers: Array<{ name: string; config: ServerConfig }> = []
   for (const [name, entry] of Object.entries(decode(ServersShape, mcpServers, "mcpServers") ?? {})) {
     const at = `mcpServers.${name}`
@@ -279,6 +292,7 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
     }
   }
   const seen = new Map<string, MergedServer>()
+  const cuts = new Map<string, MergedServer>()
   for (const s of byName.values()) {
     const other = seen.get(s.name)
     if (other) {
@@ -289,7 +303,29 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
         path: `mcpServers.${s.originalName}`
       }))
     }
+    // `mcp__fs___write_file` would read as server "fs": a name must not end in "_" once normalized.
+    if (s.name === "" || s.name.endsWith("_")) {
+      return Either.left(new ConfigError({
+        message: `${s.source}: server "${s.originalName}" normalizes to "${s.name}", which ${s.name === "" ? "is empty" : `ends in "_"`}: ` +
+          `its tools' names (mcp__${s.name}__<tool>) would read as another server's. Rename it ` +
+          `(letters, digits, "-" and "_", ending in a letter or digit).`,
+        file: s.source,
+        path: `mcpServers.${s.originalName}`
+      }))
+    }
+    const cut = cutServerName(s.name)
+    const twin = cuts.get(cut)
+    if (twin) {
+      return Either.left(new ConfigError({
+        message: `servers "${twin.originalName}" (${twin.source}) and "${s.originalName}" (${s.source}) share their first ` +
+          `${cut.length} characters, all that fits in a 64-character tool name: their tools and rules could not be told ` +
+          `apart. Shorten one of the names.`,
+        file: s.source,
+        path: `mcpServers.${s.originalName}`
+      }))
+    }
     seen.set(s.name, s)
+    cuts.set(cut, s)
   }
   type List = "allow" | "ask" | "deny"
   const rules = (k: List) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
@@ -374,26 +410,60 @@ export function limitsFromEnv(env: Env): Either.Either<Limits, ConfigError> {
 // ---------------------------------------------------------------------------------------------
 // Effects
 
+/**
+ * Why a settings file another user could have changed is not used (pure), like ssh refuses a
+ * config file others may write: its servers are commands run as this user. Undefined: fine.
+ */
+export const unsafeSettingsMode = (
+  file: string,
+  stat: { readonly mode: number; readonly uid: number },
+  uid: number | undefined
+): string | undefined => {
+  if (uid === undefined) return undefined // no POSIX owners (Windows)
+  if ((stat.mode & 0o002) !== 0) {
+    return `${file} is writable by others (mode ${(stat.mode & 0o777).toString(8)}), so anyone on this machine ` +
+      `could add a server that runs as you; mcpctl does not use it. Run \`chmod o-w ${file}\`.`
+  }
+  if (stat.uid !== uid && stat.uid !== 0) {
+    return `${file} belongs to another user (uid ${stat.uid}), who could add a server that runs as you; mcpctl ` +
+      `does not use it. Take it over (\`chown\`) or remove it.`
+  }
+  return undefined
+}
+
 /** Settings larger than this are refused: no real one comes near it. */
 const MAX_SETTINGS_BYTES = 16 * 1024 * 1024
 
 const readSettings = (file: string, required: boolean) =>
-  Effect.tryPromise({
-    // Regular files only: a FIFO as a settings file hung every command (and ignored SIGTERM).
-    try: () => readRegularFile(file, MAX_SETTINGS_BYTES).then((t): string | undefined => t, (e: NodeJS.ErrnoException) => {
-      if (e.code === "ENOENT" && !required) return undefined
-      throw e
+  Effect.flatMap(
+    Effect.tryPromise({
+      // Regular files only: a FIFO as a settings file hung every command (and ignored SIGTERM).
+      try: () =>
+        readRegularFile(file, MAX_SETTINGS_BYTES).then(
+          async (text): Promise<{ text: string; unsafe: string | undefined } | undefined> => ({
+            text,
+            unsafe: unsafeSettingsMode(file, await stat(file), process.getuid?.())
+          }),
+          (e: NodeJS.ErrnoException) => {
+            if (e.code === "ENOENT" && !required) return undefined
+            throw e
+          }
+        ),
+      catch: (e) => new ConfigError({
+        message: e instanceof NotRegularFileError
+          ? `${file}: cannot read settings: ${e.message}. Settings must be a regular JSON file; ` +
+            (required ? "check the --config path." : "remove or replace it.")
+          : `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
+            (required ? " Check the --config path." : ""),
+        file,
+        cause: e
+      })
     }),
-    catch: (e) => new ConfigError({
-      message: e instanceof NotRegularFileError
-        ? `${file}: cannot read settings: ${e.message}. Settings must be a regular JSON file; ` +
-          (required ? "check the --config path." : "remove or replace it.")
-        : `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +
-          (required ? " Check the --config path." : ""),
-      file,
-      cause: e
-    })
-  })
+    (read) =>
+      read?.unsafe !== undefined
+        ? Effect.fail(new ConfigError({ message: read.unsafe, file }))
+        : Effect.succeed(read?.text)
+  )
 
 const readTextOrUndefined = (file: string): string | undefined => {
   try {
@@ -482,6 +552,7 @@ export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions =
       scoped.push({ scope: f.scope, source: f.path, settings: yield* parseSettingsText(text, f.path, f.scope === "flag" ? host : undefined) })
     }
   }
+  const trustWarnings = yield* applyProjectTrust(scoped, texts, files, { projectDir, home, env, options })
   for (const a of options.adhoc ?? []) {
     const source = "command" in a.config ? "--stdio" : "--url"
     scoped.push({ scope: "adhoc", source, settings: { servers: [a], permissions: { allow: [], ask: [], deny: [] }, warnings: [] } })
@@ -495,9 +566,49 @@ export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions =
     limits,
     home,
     projectDir,
-    warnings: [...merged.warnings, ...resolved.warnings]
+    warnings: [...trustWarnings, ...merged.warnings, ...resolved.warnings, ...ruleWarnings(merged.permissions, resolved.servers)]
   })
 })
+
+/**
+ * Drops the project's own settings (project and local scope) from `scoped` unless the directory
+ * is trusted for exactly these files: by the store, `MCPCTL_TRUST_PROJECT=1`, the embedder, or a
+ * yes to `askTrust` (remembered). Returns the warning of a skip.
+ */
+const applyProjectTrust = (
+  scoped: Array<ScopedSettings>,
+  texts: ReadonlyArray<string | undefined>,
+  files: ReadonlyArray<{ readonly scope: Scope; readonly path: string }>,
+  context: { readonly projectDir: string; readonly home: string; readonly env: Env; readonly options: LoadOptions }
+) =>
+  Effect.gen(function*() {
+    const { env, home, options, projectDir } = context
+    const own = files.flatMap((f, i) =>
+      (f.scope === "project" || f.scope === "local") && texts[i] !== undefined
+        ? [{ path: f.path, name: Path.relative(projectDir, f.path), text: texts[i]! }]
+        : []
+    )
+    const ownScoped = scoped.filter((s) => s.scope === "project" || s.scope === "local")
+    if (own.length === 0) return []
+    const request: ProjectTrustRequest = {
+      dir: projectDir,
+      hash: projectHash(own),
+      files: ownScoped.map((s) => ({ name: Path.relative(projectDir, s.source), settings: s.settings }))
+    }
+    if (!contributes(request) || options.trustProject === true || trustedByEnv(env)) return []
+    const stored = yield* Effect.promise(() => readTrust(home))
+    if (isTrusted(stored, projectDir, request.hash)) return []
+    const ask = options.askTrust
+    const yes = ask ? yield* Effect.promise(() => ask(request)) : false
+    if (yes) {
+      yield* Effect.tryPromise(() => recordTrust(home, projectDir, request.hash)).pipe(
+        Effect.catchAll((e) => Effect.logWarning(`could not remember the trust of ${projectDir}: ${String(e.error)}`))
+      )
+      return []
+    }
+    for (const s of ownScoped) scoped.splice(scoped.indexOf(s), 1)
+    return [untrustedWarning(request)]
+  })
 
 /**
  * The `McpConfig` of servers written in code (`McpConfig.layerStatic`): the same merge, expansion

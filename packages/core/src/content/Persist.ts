@@ -11,7 +11,8 @@ import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { writeFileAtomic } from "../internal/files.js"
+import { realDir, writeFileAtomic } from "../internal/files.js"
+import { pruneOnce } from "./OutputRetention.js"
 import type { ContentItem, FileContent, ShapeInput } from "./ContentItem.js"
 import { type DownsizeOptions, downsizeImage } from "./ImageResize.js"
 
@@ -37,7 +38,9 @@ export const extensionFor = (mimeType: string): string => {
 
 const exists = async (file: string, size: number): Promise<boolean> => {
   try {
-    return (await fs.stat(file)).size === size
+    // lstat: a symlink planted under the content's name is no saved output.
+    const stat = await fs.lstat(file)
+    return stat.isFile() && stat.size === size
   } catch {
     return false
   }
@@ -45,7 +48,11 @@ const exists = async (file: string, size: number): Promise<boolean> => {
 
 /** Saves `bytes` as `dir/name` atomically, unless the same content is there already (names are content hashes). */
 const writeAtomic = async (dir: string, name: string, bytes: Uint8Array): Promise<string> => {
+  // Outputs go into a real directory: a symlinked outputs/ would aim the writes elsewhere.
+  await realDir(dir)
+  await pruneOnce(dir)
   const target = path.join(dir, name)
+  // Pruned before this run's first write, so a path handed out in this run is never removed in it.
   if (!(await exists(target, bytes.length))) await writeFileAtomic(target, bytes)
   return target
 }

@@ -3,16 +3,20 @@
  * `Prompter`: how to answer depends on where the host runs, so the host picks the layer.
  *
  * - `layerTerminal`: a form is asked field by field on the terminal (Enter keeps the default);
- *   a URL request asks before opening the URL.
+ *   a URL is shown and opened only after a yes.
+ * - `layerDefaultsOnTerminal` (the CLI's `--yes` on a terminal): forms accepted with their
+ *   defaults, URLs still shown and confirmed.
  * - `layerDefaults` (the CLI's `--yes` without a terminal): a form is accepted with every default
  *   applied — and still declined when a required field has no default, because inventing a
- *   value would be lying to the server; URLs are opened.
+ *   value would be lying to the server; URLs are never opened (`--yes` alone is nobody's yes).
  * - `layerDecline`: everything is declined, nothing is opened.
  *
- * A tool call refused with -32042 (URL elicitation required) is retried once by
- * `ToolRegistry.call` after `urlRequired` has opened each URL and the server reported the step
- * complete, when the layer opens URLs at all. Notes for the user go to Effect's `Console` error
- * stream (stderr by default); the terminal layer writes to the stream it asks on.
+ * Only URLs that `Auth.checkUrlToOpen` accepts are ever opened (`https:`, `http:` on loopback,
+ * nothing that starts with `-`). A tool call refused with -32042 (URL elicitation required) is
+ * retried once by `ToolRegistry.call` after `urlRequired` has had each URL confirmed and opened
+ * and the server reported the step complete, within the call's timeout. Notes for the user go to
+ * Effect's `Console` error stream (stderr by default), sanitized; the terminal layer writes to
+ * the stream it asks on.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import {
@@ -28,7 +32,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import * as readline from "node:readline/promises"
-import { openInBrowser } from "../auth/Auth.js"
+import { checkUrlToOpen, openInBrowser } from "../auth/Auth.js"
+import { sanitize } from "../content/Sanitize.js"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -151,6 +156,11 @@ export interface Answerer {
    * once the server reports the steps complete). False: the refusal stands.
    */
   readonly opensRequiredUrls: boolean
+  /**
+   * Asks a person whether to open a step's URL (already checked safe, shown sanitized). Absent:
+   * opened without asking — for embedding applications that asked in their own way.
+   */
+  readonly confirmUrl?: ((server: string, message: string, url: string) => Effect.Effect<boolean>) | undefined
   /** Opens a URL of a refused call's step; default `openInBrowser` (`$BROWSER`, else the platform opener). */
   readonly openUrl?: ((url: string) => Effect.Effect<void>) | undefined
 }
@@ -170,11 +180,12 @@ export class Elicitation extends Context.Tag("@mcpctl/core/Elicitation")<
      */
     readonly configureClient: (client: Client, server: ResolvedServer) => void
     /**
-     * A tool call of `server` was refused with -32042: opens each step's URL and waits for the
-     * server's completion notice (at most `URL_STEP_WAIT_MS` each). True when the call should be
-     * sent again; false when this layer opens nothing.
+     * A tool call of `server` was refused with -32042: has each step's URL confirmed and opened,
+     * and waits for the server's completion notice — at most `URL_STEP_WAIT_MS` each, and all of
+     * it within `timeoutMs` (the call's timeout) when given. True when the call should be sent
+     * again; false when this layer opens nothing, a URL is unsafe, or the user said no.
      */
-    readonly urlRequired: (server: string, steps: ReadonlyArray<UrlStep>) => Effect.Effect<boolean>
+    readonly urlRequired: (server: string, steps: ReadonlyArray<UrlStep>, timeoutMs?: number) => Effect.Effect<boolean>
   }
 >() {
   /** A layer from any answering policy (an embedding application's own dialogs). */
@@ -183,8 +194,13 @@ export class Elicitation extends Context.Tag("@mcpctl/core/Elicitation")<
   /** Nobody can answer: every request is declined (with a note), nothing is opened. */
   static readonly layerDecline: Layer.Layer<Elicitation> = Layer.suspend(() => Elicitation.layerWith(declining))
 
-  /** `--yes` without a terminal: forms accepted with their defaults, URLs opened. */
+  /** `--yes` without a terminal: forms accepted with their defaults; URLs never opened (only printed). */
   static readonly layerDefaults: Layer.Layer<Elicitation> = Layer.suspend(() => Elicitation.layerWith(withDefaults))
+
+  /** `--yes` on a terminal: forms accepted with their defaults, URLs shown and opened after a yes. */
+  static readonly layerDefaultsOnTerminal: Layer.Layer<Elicitation> = Layer.suspend(() =>
+    Elicitation.layerWith(onTerminal(process.stdin, process.stderr, { formDefaults: true }))
+  )
 
   /**
    * Forms asked field by field on stdin/stderr, URLs opened after a yes. Use only when stdin and
@@ -230,14 +246,30 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
           waiters.get(id)?.()
         })
       },
-      urlRequired: (server, steps) =>
-        !answerer.opensRequiredUrls || steps.length === 0
-          ? Effect.succeed(false)
-          : Effect.forEach(steps, (step) =>
-            Console.error(`${server} needs you to complete a step in the browser: ${step.message}\n  ${step.url}`).pipe(
-              Effect.zipRight(openUrl(step.url)),
-              Effect.zipRight(awaitCompletion(step.elicitationId, URL_STEP_WAIT_MS))
-            ), { discard: true }).pipe(Effect.as(true))
+      urlRequired: (server, steps, timeoutMs) => {
+        if (!answerer.opensRequiredUrls || steps.length === 0) return Effect.succeed(false)
+        const oneStep = (step: UrlStep): Effect.Effect<boolean> => {
+          const verdict = checkUrlToOpen(step.url)
+          const shown = sanitize(step.url, { multiline: false })
+          if (!verdict.ok) {
+            return Console.error(`${server} asked to open ${shown}; not opened: ${verdict.reason}.`).pipe(Effect.as(false))
+          }
+          const confirmed = answerer.confirmUrl
+            ? answerer.confirmUrl(server, step.message, verdict.url)
+            : Console.error(`${server} needs you to complete a step in the browser: ${sanitize(step.message)}\n  ${shown}`).pipe(
+              Effect.as(true)
+            )
+          return Effect.flatMap(confirmed, (yes) =>
+            yes
+              ? openUrl(verdict.url).pipe(Effect.zipRight(awaitCompletion(step.elicitationId, URL_STEP_WAIT_MS)), Effect.as(true))
+              : Effect.succeed(false))
+        }
+        const all = Effect.reduce(steps, true, (ok, step) => (ok ? oneStep(step) : Effect.succeed(false)))
+        // The call's timeout bounds the whole detour: asking, opening and waiting.
+        return timeoutMs === undefined ? all : all.pipe(
+          Effect.timeoutTo({ duration: Duration.millis(timeoutMs), onTimeout: () => false, onSuccess: (ok) => ok })
+        )
+      }
     })
   })
 
@@ -248,47 +280,67 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
 const declining: Answerer = {
   opensRequiredUrls: false,
   answer: (request) =>
-    Console.error(`${request.server} asked: ${request.message} — declined (no terminal; --yes accepts with defaults)`).pipe(
+    Console.error(`${request.server} asked: ${sanitize(request.message)} — declined (no terminal; --yes accepts forms with defaults)`).pipe(
       Effect.as({ action: "decline" } as const)
     )
 }
 
 const withDefaults: Answerer = {
-  opensRequiredUrls: true,
+  // `--yes` approves calls the rules ask about; it is nobody's yes to a page a server chose.
+  opensRequiredUrls: false,
   answer: (request) => {
     if (request.mode === "url") {
-      return Console.error(`Opening ${request.url}`).pipe(
-        Effect.zipRight(openInBrowser(request.url)),
-        Effect.as({ action: "accept" } as const)
-      )
+      const verdict = checkUrlToOpen(request.url)
+      return Console.error(
+        `${request.server} asked you to open ${sanitize(request.url, { multiline: false })} (${sanitize(request.message)}) — ` +
+          (verdict.ok ? "declined: without a terminal nobody can confirm it (open it yourself, then try again)" : `declined: ${verdict.reason}`)
+      ).pipe(Effect.as({ action: "decline" } as const))
     }
     const result = acceptWithDefaults(request.requestedSchema)
     return Console.error(
-      `${request.server} asked: ${request.message} — ${
+      `${request.server} asked: ${sanitize(request.message)} — ${
         result.action === "accept" ? "accepted with defaults (--yes)" : "declined: a required field has no default"
       }`
     ).pipe(Effect.as(result))
   }
 }
 
+/** Options of {@link onTerminal}. */
+export interface TerminalOptions {
+  /** Accept forms with their defaults instead of asking (`--yes` on a terminal); URLs are still confirmed. */
+  readonly formDefaults?: boolean | undefined
+}
+
 /** Asks on a terminal: `input` is read, questions and notes are written to `output`. */
-export const onTerminal = (input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Answerer => {
+export const onTerminal = (
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  options: TerminalOptions = {}
+): Answerer => {
   const line = (text = "") => void output.write(text + "\n")
+  const confirm = (server: string, message: string, url: string) =>
+    Effect.promise(() => confirmOpen(message, url, server, input, output, line))
   return {
     opensRequiredUrls: true,
-    answer: (request) =>
-      request.mode === "url"
-        ? Effect.flatMap(
-          Effect.promise(() => confirmOpen(request.message, request.url, request.server, input, output, line)),
+    confirmUrl: confirm,
+    answer: (request) => {
+      if (request.mode === "url") {
+        const verdict = checkUrlToOpen(request.url)
+        if (!verdict.ok) {
+          line(`${request.server} asked to open ${sanitize(request.url, { multiline: false })}; declined: ${verdict.reason}.`)
+          return Effect.succeed({ action: "decline" } as const)
+        }
+        return Effect.flatMap(
+          confirm(request.server, request.message, verdict.url),
           (go): Effect.Effect<ElicitationAnswer> =>
             go
-              ? Effect.sync(() => line(`Opening ${request.url}`)).pipe(
-                Effect.zipRight(openInBrowser(request.url)),
-                Effect.as({ action: "accept" } as const)
-              )
+              ? openInBrowser(verdict.url).pipe(Effect.as({ action: "accept" } as const))
               : Effect.succeed({ action: "decline" } as const)
         )
-        : Effect.promise(() => askForm(request.message, request.requestedSchema, request.server, input, output, line))
+      }
+      if (options.formDefaults) return withDefaults.answer(request)
+      return Effect.promise(() => askForm(request.message, request.requestedSchema, request.server, input, output, line))
+    }
   }
 }
 
@@ -305,14 +357,14 @@ const askForm = async (
   let closed = false
   rl.on("close", () => (closed = true))
   try {
-    line(`\n${server} asks: ${message}`)
+    line(`\n${server} asks: ${sanitize(message)}`)
     const content: Record<string, unknown> = {}
     const required = new Set(schema.required ?? [])
     for (const [key, field] of Object.entries(schema.properties ?? {})) {
       const choices = choicesOf(field)
-      const label = field.title ?? key
-      if (field.description) line(`  ${field.description}`)
-      if (choices) choices.forEach((c, i) => line(`    ${i + 1}) ${String(c)}`))
+      const label = sanitize(field.title ?? key, { multiline: false })
+      if (field.description) line(`  ${sanitize(field.description)}`)
+      if (choices) choices.forEach((c, i) => line(`    ${i + 1}) ${sanitize(String(c), { multiline: false })}`))
       const hint = [
         field.type === "boolean" ? "y/n" : undefined,
         field.default !== undefined ? `default ${JSON.stringify(field.default)}` : undefined,
@@ -357,8 +409,9 @@ const confirmOpen = async (
 ): Promise<boolean> => {
   const rl = readline.createInterface({ input, output, terminal: true })
   try {
-    line(`\n${server} asks you to open ${url}\n  ${message}`)
-    return !/^n/i.test((await rl.question("Open it? [Y/n] ")).trim())
+    line(`\n${server} asks you to open ${sanitize(url, { multiline: false })}\n  ${sanitize(message)}`)
+    // A server chose this page: only an explicit yes opens it.
+    return /^y(es)?$/i.test((await rl.question("Open it in the browser? [y/N] ")).trim())
   } finally {
     rl.close()
   }

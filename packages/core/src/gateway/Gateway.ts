@@ -9,13 +9,11 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import {
   CallToolRequestSchema,
   type CallToolResult,
   CompleteRequestSchema,
   GetPromptRequestSchema,
-  isInitializeRequest,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -28,13 +26,9 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
-import * as Scope from "effect/Scope"
-import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import * as Option from "effect/Option"
 import { McpConfig } from "../config/McpConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
@@ -54,14 +48,14 @@ import {
 import {
   completeRouted,
   JsonRpc,
-  parsePromptName,
-  promptName,
   protocolError,
   readRouted,
   setLevelEverywhere,
   toProtocolError
 } from "./GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
+import { type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
+import { indexPrompts, indexResources } from "./GatewayCatalog.js"
 
 /** How the gateway introduces itself. */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
@@ -131,10 +125,13 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
   })
   const alwaysLoad = new Set(config.servers.filter((s) => s.config.alwaysLoad === true && !s.config.disabled).map((s) => s.name))
   /** Offered to the client: not denied, and not changed since pinned. */
-  const offered = (t: McpTool) => t.pin !== "changed" && permission.decide(t.name).behavior !== "deny"
-  // Where a resource lives: URIs are the servers' own, so reads are routed by this map (filled by
-  // listings and by reads; a read need not follow a listing).
-  const resourceServer = new Map<string, string>()
+  const offered = (t: McpTool) => t.pin !== "changed" && permission.decide(t.name, t).behavior !== "deny"
+  // A server under a server-level deny offers nothing: no tools, resources or prompts.
+  const denied = (server: string) => permission.serverDenied(server) !== undefined
+  const resourceIndex = Effect.map(listAllResources(), (all) => ({
+    ...indexResources(all.resources, denied),
+    templates: all.templates.filter((t) => !denied(t.server))
+  }))
 
   server.setRequestHandler(ListToolsRequestSchema, () =>
     run(Effect.map(toolSearch ? registry.list([...alwaysLoad]) : registry.list(), ({ tools }) => {
@@ -184,36 +181,38 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
   })
 
   server.setRequestHandler(ListResourcesRequestSchema, () =>
-    run(Effect.map(listAllResources(), ({ resources }) => {
-      for (const r of resources) resourceServer.set(r.uri, r.server)
-      return { resources: resources.map(({ server: _server, ...r }) => r) }
-    })))
+    run(Effect.map(resourceIndex, ({ listed }) => ({ resources: listed.map(({ server: _server, ...r }) => r) }))))
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
-    run(Effect.map(listAllResources(), ({ templates }) => ({
+    run(Effect.map(resourceIndex, ({ templates }) => ({
       resourceTemplates: templates.map(({ server: _server, ...t }) => t)
     }))))
 
+  // Reads go to the one server that owns the URI (GatewayRequests.readRouted): it lists it, or its
+  // template matches, or it alone can read it; listings are cached on the connections, so a read
+  // need not follow a listing. A URI two servers claim is served by neither.
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    run(readRouted(request.params.uri, resourceServer), extra.signal))
+    run(readRouted(request.params.uri, denied), extra.signal))
+
+  const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied))
 
   server.setRequestHandler(ListPromptsRequestSchema, () =>
-    run(Effect.map(listAllPrompts(), ({ prompts }) => ({
-      prompts: prompts.map(({ server: owner, ...p }) => ({ ...p, name: promptName(owner, p.name) }))
+    run(Effect.map(promptIndex, (prompts) => ({
+      prompts: [...prompts].map(([name, { server: _owner, ...p }]) => ({ ...p, name }))
     }))))
 
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
     run(Effect.gen(function*() {
-      const target = parsePromptName(request.params.name)
+      const target = (yield* promptIndex).get(request.params.name)
       if (!target) {
         return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${request.params.name}`))
       }
-      return yield* getPrompt(target.server, target.prompt, request.params.arguments ?? {})
+      return yield* getPrompt(target.server, target.name, request.params.arguments ?? {})
     })))
 
-  server.setRequestHandler(CompleteRequestSchema, (request, extra) => run(completeRouted(request.params), extra.signal))
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) => run(completeRouted(request.params, denied), extra.signal))
 
-  server.setRequestHandler(SetLevelRequestSchema, (request) => run(setLevelEverywhere(request.params.level)))
+  server.setRequestHandler(SetLevelRequestSchema, (request) => run(setLevelEverywhere(request.params.level, denied)))
 
   // A server's catalogue changed (or it went away): tell our client to list again.
   yield* pool.events.subscribe.pipe(
@@ -269,11 +268,12 @@ const progressTo = (
 /** What building a gateway needs: the host's services. */
 export type GatewayRequirements = ToolRegistry | Permission | McpConfig | ConnectionPool
 
-/** Options of `Gateway.layerHttp`. */
-export interface HttpOptions {
-  /** Port on 127.0.0.1; 0 picks a free one (`address` tells which). */
-  readonly port: number
-}
+/**
+ * Options of `Gateway.layerHttp`: a port on 127.0.0.1 (0 picks a free one) or a Unix `socket`,
+ * the bearer `token` (default: a random one per run on a port, none on a socket), and the
+ * session cap, idle time and body limit.
+ */
+export type HttpOptions = HttpServeOptions
 
 /** A gateway being served; it stops when the layer's scope closes. */
 export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
@@ -283,6 +283,8 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
     readonly address: string
     /** Completes when the client side is gone for good: stdin closed (stdio); never for HTTP. */
     readonly closed: Effect.Effect<void>
+    /** The bearer token every HTTP request must carry (`Authorization: Bearer …`); none on stdio or a socket. */
+    readonly token?: string | undefined
   }
 >() {
   /** Serves on stdin/stdout until the client closes stdin. Logs must not go to stdout. */
@@ -296,12 +298,17 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
     Layer.scoped(this, Effect.suspend(() => serveStdio(options)))
 
   /**
-   * Serves Streamable HTTP at `/mcp` on 127.0.0.1 only, answering only loopback Host and Origin
-   * headers; one gateway server and transport per session, as the SDK requires, each closed with
-   * its session. A port that cannot be bound is a `UsageError`.
+   * Serves Streamable HTTP at exactly `/mcp`, on 127.0.0.1 (loopback Host and Origin only) or a
+   * 0600 Unix socket, for one user: every request carries the run's bearer token (`token`), bodies
+   * are limited, sessions capped and closed when idle, and a dropped response cancels its calls.
+   * One gateway server and transport per session, as the SDK requires, each closed with its
+   * session. A port or socket that cannot be bound is a `UsageError`.
    */
   static readonly layerHttp = (options: HttpOptions & GatewayOptions): Layer.Layer<Gateway, UsageError, GatewayRequirements> =>
-    Layer.scoped(this, serveHttp(options.port, options))
+    Layer.scoped(
+      this,
+      Effect.map(serveHttp(options, makeGateway(options)), ({ address, token }) => Gateway.of({ address, token, closed: Effect.never }))
+    )
 }
 
 const serveStdio = (options: GatewayOptions) => Effect.gen(function*() {
@@ -325,104 +332,3 @@ const serveStdio = (options: GatewayOptions) => Effect.gen(function*() {
     Effect.promise(() => server.close().catch(() => undefined)))
   return Gateway.of({ address: "stdio", closed: Deferred.await(ended) })
 })
-
-const serveHttp = (port: number, options: GatewayOptions) =>
-  Effect.gen(function*() {
-    const sessions = new Map<string, StreamableHTTPServerTransport>()
-    const parent = yield* Effect.scope
-    // Each session has its own scope (its gateway, its event subscription), closed with it.
-    const makeSession = Effect.gen(function*() {
-      const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
-      const server = yield* makeGateway(options).pipe(Scope.extend(scope))
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, transport)
-      })
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId)
-        runSession(Scope.close(scope, Exit.void)).catch(() => undefined)
-      }
-      yield* Effect.promise(() => server.connect(transport))
-      return transport
-    })
-    // Sessions start from the HTTP server's callbacks: run them with this fiber's services.
-    const runSession = Runtime.runPromise(yield* Effect.runtime<Effect.Effect.Context<typeof makeSession>>())
-    let bound = port
-    const handle = async (req: IncomingMessage, res: ServerResponse) => {
-      if (!req.url?.startsWith("/mcp")) {
-        res.writeHead(404).end()
-        return
-      }
-      // DNS rebinding: a web page must not reach the user's tools through a name that resolves
-      // to 127.0.0.1, so only loopback Host (and Origin, when a browser sends one) are served.
-      if (!isLoopbackRequest(req.headers.host, req.headers.origin, bound)) {
-        res.writeHead(403, { "content-type": "text/plain" }).end("mcpctl serve answers only loopback hosts and origins\n")
-        return
-      }
-      const id = req.headers["mcp-session-id"]
-      const existing = typeof id === "string" ? sessions.get(id) : undefined
-      if (existing) return existing.handleRequest(req, res)
-      if (req.method !== "POST" || id !== undefined) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({
-          jsonrpc: "2.0",
-          error: { code: -32001, message: "Session not found" },
-          id: null
-        }))
-        return
-      }
-      // Only an initialize request opens a session (and builds a gateway).
-      const body = await readJson(req)
-      if (!isInitializeRequest(body)) {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({
-          jsonrpc: "2.0",
-          error: { code: -32600, message: "No session: send initialize first" },
-          id: null
-        }))
-        return
-      }
-      const transport = await runSession(makeSession).catch(() => undefined)
-      if (!transport) return void res.writeHead(500).end()
-      return transport.handleRequest(req, res, body)
-    }
-    const listener = createServer((req, res) => void handle(req, res))
-    bound = yield* Effect.async<number, UsageError>((resume) => {
-      listener.once("error", (e) => resume(Effect.fail(new UsageError({ message: `Cannot serve on 127.0.0.1:${port}: ${e.message}` }))))
-      try {
-        listener.listen(port, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
-      } catch (e) {
-        // Node throws (not emits) for a port outside 0-65535.
-        resume(Effect.fail(new UsageError({ message: `Cannot serve on port ${port}: a port is a number from 0 to 65535.`, cause: e })))
-      }
-    })
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(async () => {
-        for (const t of sessions.values()) await t.close().catch(() => undefined)
-        listener.closeAllConnections()
-        await new Promise((resolve) => listener.close(resolve))
-      }))
-    return Gateway.of({ address: `http://127.0.0.1:${bound}/mcp`, closed: Effect.never })
-  })
-
-/**
- * Whether a request's Host (and Origin, when there is one) name this loopback listener on
- * `port` (pure): anything else may be a web page reaching 127.0.0.1 through DNS rebinding.
- */
-export const isLoopbackRequest = (host: string | undefined, origin: string | undefined, port: number): boolean => {
-  const loopback = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
-  return loopback.includes(host ?? "") && (origin === undefined || loopback.some((h) => origin === `http://${h}`))
-}
-
-/** The JSON body of a request (undefined when it is not JSON). */
-const readJson = (req: IncomingMessage): Promise<unknown> =>
-  new Promise((resolve) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
-      } catch {
-        resolve(undefined)
-      }
-    })
-    req.on("error", () => resolve(undefined))
-  })

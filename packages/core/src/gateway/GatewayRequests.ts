@@ -1,6 +1,6 @@
 /**
  * How the gateway (`serve`) answers the requests it forwards to the configured servers: which
- * server owns a resource URI (listed, from a template, or whoever can read it), completion and
+ * server owns a resource URI (listed, from a template, or the one server that reads it), completion and
  * `logging/setLevel` routed to the servers that offer them, and failures as JSON-RPC errors with
  * one clean message. Gateway.ts wires these into its MCP server.
  */
@@ -9,15 +9,16 @@ import type { CompleteRequest, LoggingLevel, ReadResourceResult } from "@modelco
 import * as Effect from "effect/Effect"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
 import { type RequestError } from "../pool/RequestErrors.js"
-import { parseToolName } from "../catalog/Naming.js"
 import {
   complete,
+  listAllPrompts,
   listAllResources,
   readResource,
   type ServerResourceTemplate,
   setLogLevel
 } from "../catalog/Resources.js"
 import { type McpctlError } from "../Errors.js"
+import { indexPrompts, indexResources, unreadableMessage } from "./GatewayCatalog.js"
 
 // ---------------------------------------------------------------------------------------------
 // Errors as JSON-RPC errors
@@ -77,34 +78,42 @@ export const templateOwner = (templates: ReadonlyArray<ServerResourceTemplate>, 
 }
 
 /**
- * Reads `uri` from the server that owns it, however the client learned the URI: `known` (URIs
- * listed before, in this session or not) first, then a fresh listing, then the servers'
- * templates, and last every server that offers resources (a server may read URIs it does not
- * list, like server-postgres's table schemas), first answer wins. `known` learns each owner.
+ * Reads `uri` from the server that owns it, however the client learned the URI, never from a
+ * server under a server-level deny (`denied`): the one server that lists it (a URI two servers
+ * list is served by neither: GatewayCatalog), else the one whose template matches, else the one
+ * server that offers resources and can read it (a server may read URIs it does not list, like
+ * server-postgres's table schemas). That last step asks each such server and serves the answer
+ * only when exactly one answers: an answer two servers give could come from either.
  */
 export const readRouted = (
   uri: string,
-  known: Map<string, string>
+  denied: (server: string) => boolean
 ): Effect.Effect<ReadResourceResult, RequestError | McpctlError | Error, ConnectionPool> =>
   Effect.gen(function*() {
-    const listed = known.get(uri)
-    if (listed !== undefined) return yield* readResource(listed, uri)
     const all = yield* listAllResources()
-    for (const r of all.resources) known.set(r.uri, r.server)
-    const owner = known.get(uri) ?? templateOwner(all.templates, uri)
+    const index = indexResources(all.resources, denied)
+    if (index.ambiguous.has(uri)) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, unreadableMessage(uri, index)))
+    const owner = index.owner.get(uri) ?? templateOwner(all.templates.filter((t) => !denied(t.server)), uri)
     if (owner !== undefined) return yield* readResource(owner, uri)
     const pool = yield* ConnectionPool
-    const offering = pool.servers.filter((s) => !s.config.disabled && pool.peek(s.name)?.capabilities?.resources)
-    let last: unknown
-    for (const server of offering) {
-      const read = yield* Effect.either(readResource(server.name, uri))
-      if (read._tag === "Right") {
-        known.set(uri, server.name)
-        return read.right
-      }
-      last = read.left
+    const offering = pool.servers.filter((s) =>
+      !s.config.disabled && !denied(s.name) && pool.peek(s.name)?.capabilities?.resources
+    )
+    const reads = yield* Effect.forEach(offering, (s) => Effect.either(readResource(s.name, uri)), { concurrency: "unbounded" })
+    const answered = offering.filter((_, i) => reads[i]!._tag === "Right")
+    if (answered.length === 1) {
+      const read = reads[offering.indexOf(answered[0]!)]!
+      if (read._tag === "Right") return read.right
     }
-    if (offering.length === 1 && last !== undefined) return yield* Effect.fail(last as RequestError)
+    if (answered.length > 1) {
+      return yield* Effect.fail(protocolError(
+        JsonRpc.InvalidParams,
+        `servers ${answered.map((s) => s.name).join(" and ")} all read the resource ${uri}, and none lists it; ` +
+          "it is not served, since the answer could come from either"
+      ))
+    }
+    const last = reads.at(-1)
+    if (offering.length === 1 && last?._tag === "Left") return yield* Effect.fail(last.left as RequestError)
     return yield* Effect.fail(protocolError(
       JsonRpc.ResourceNotFound,
       `Resource not found: ${uri}. No configured server lists it, has a template for it or reads it` +
@@ -116,43 +125,37 @@ export const readRouted = (
 // Completion and log level
 // ---------------------------------------------------------------------------------------------
 
-/** `<server>__<prompt>`: prompt names of different servers cannot collide (pure). */
-export const promptName = (server: string, prompt: string): string => `${server}__${prompt}`
-
-/** Splits a gateway prompt name at its first `__` (server names never contain `__`). */
-export const parsePromptName = (name: string): { readonly server: string; readonly prompt: string } | undefined => {
-  const parsed = parseToolName(`mcp__${name}`)
-  return parsed ? { server: parsed.server, prompt: parsed.tool } : undefined
-}
-
 /**
  * `completion/complete` for a prompt (`<server>__<prompt>`) or a resource template, asked of the
  * server that offers it. A template no server lists completes to nothing.
  */
-export const completeRouted = (params: CompleteRequest["params"]) =>
+export const completeRouted = (params: CompleteRequest["params"], denied: (server: string) => boolean) =>
   Effect.gen(function*() {
     const argument = { name: params.argument.name, value: params.argument.value }
     const context = params.context?.arguments
     if (params.ref.type === "ref/prompt") {
-      const target = parsePromptName(params.ref.name)
+      // Found by its gateway name in the listing, never by splitting the name.
+      const target = indexPrompts((yield* listAllPrompts()).prompts, denied).get(params.ref.name)
       if (!target) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${params.ref.name}`))
-      return { completion: yield* complete(target.server, { type: "ref/prompt", name: target.prompt }, argument, context) }
+      return { completion: yield* complete(target.server, { type: "ref/prompt", name: target.name }, argument, context) }
     }
     const uri = params.ref.uri
     const { templates } = yield* listAllResources()
-    const owner = templates.find((t) => t.uriTemplate === uri)?.server
+    // Only one server's template completes: none when two list the same template.
+    const owners = new Set(templates.filter((t) => t.uriTemplate === uri && !denied(t.server)).map((t) => t.server))
+    const owner = owners.size === 1 ? [...owners][0] : undefined
     if (owner === undefined) return { completion: { values: [] } }
     return { completion: yield* complete(owner, { type: "ref/resource", uri }, argument, context) }
   })
 
 /**
- * `logging/setLevel` from our client, passed on to every enabled server that logs; a server that
+ * `logging/setLevel` from our client, passed on to every enabled, not denied server that logs; a server that
  * cannot be reached is skipped (its logs cannot come anyway).
  */
-export const setLevelEverywhere = (level: LoggingLevel) =>
+export const setLevelEverywhere = (level: LoggingLevel, denied: (server: string) => boolean) =>
   Effect.gen(function*() {
     const pool = yield* ConnectionPool
-    const names = pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
+    const names = pool.servers.filter((s) => !s.config.disabled && !denied(s.name)).map((s) => s.name)
     yield* Effect.forEach(names, (name) => Effect.ignore(setLogLevel(name, level)), { concurrency: "unbounded", discard: true })
     return {}
   })

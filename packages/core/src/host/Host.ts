@@ -19,6 +19,7 @@ import * as Option from "effect/Option"
 import { Pins } from "../catalog/Pins.js"
 import { forwardServerLogs, type LogLevel, type ServerLog } from "../catalog/Resources.js"
 import { ToolRegistry } from "../catalog/ToolRegistry.js"
+import { sanitize } from "../content/Sanitize.js"
 import { McpConfig } from "../config/McpConfig.js"
 import { Elicitation } from "../elicitation/Elicitation.js"
 import * as ElicitationModule from "../elicitation/Elicitation.js"
@@ -153,6 +154,9 @@ export const effectLogLevel = (level: LogLevel): EffectLogLevel.LogLevel => {
   }
 }
 
+const sanitizeLogInput = (input: unknown): unknown =>
+  typeof input === "string" ? sanitize(input) : Array.isArray(input) ? input.map(sanitizeLogInput) : input
+
 /**
  * Effect's logs on stderr at `level` and above: the default and the pretty logger (both write to
  * stdout, where `--json` documents and a stdio gateway's JSON-RPC stream go) are replaced.
@@ -166,7 +170,8 @@ export const layerLogger = (level: EffectLogLevel.LogLevel): Layer.Layer<never> 
       loggers.pipe(
         HashSet.remove(Logger.defaultLogger),
         HashSet.remove(Logger.prettyLoggerDefault),
-        HashSet.add(Logger.prettyLogger({ stderr: true, colors: process.stderr.isTTY === true }))
+        // Log messages quote servers and files (names, errors): sanitized like every terminal line.
+        HashSet.add(Logger.mapInput(Logger.prettyLogger({ stderr: true, colors: process.stderr.isTTY === true }), sanitizeLogInput))
       )),
     Effect.locallyScoped(FiberRef.currentMinimumLogLevel, level)
   ))

@@ -53,6 +53,46 @@ export const writeFileAtomic = async (file: string, data: string | Uint8Array, o
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Private directories: no symlink followed inside $MCPCTL_HOME
+// ---------------------------------------------------------------------------------------------
+
+/** A directory mcpctl keeps secrets or outputs in turned out to be a symbolic link (or no directory). */
+export class UnsafeDirectory extends Error {
+  constructor(readonly dir: string, why: string) {
+    super(
+      `${dir} ${why}; mcpctl follows no links inside $MCPCTL_HOME for tokens and outputs (a link could point ` +
+        `its writes and chmods at another file). Remove it and run again.`
+    )
+  }
+}
+
+/** `dir` exists as a real directory (created 0700 when missing), never through a symbolic link. */
+export const realDir = async (dir: string): Promise<string> => {
+  await fs.mkdir(dir, { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return fs.mkdir(dir, { recursive: true, mode: 0o700 })
+    if (e.code !== "EEXIST") throw e
+  })
+  const stat = await fs.lstat(dir)
+  if (stat.isSymbolicLink()) throw new UnsafeDirectory(dir, "is a symbolic link")
+  if (!stat.isDirectory()) throw new UnsafeDirectory(dir, "is not a directory")
+  return dir
+}
+
+/**
+ * `home/<segments…>` as private directories (0700), each created or checked on the way: none may
+ * be a symbolic link. `home` itself may be one (the user's own choice of where it lives).
+ */
+export const privateDir = async (home: string, ...segments: ReadonlyArray<string>): Promise<string> => {
+  await fs.mkdir(home, { recursive: true, mode: 0o700 })
+  let dir = home
+  for (const segment of segments) {
+    dir = await realDir(path.join(dir, segment))
+    await fs.chmod(dir, 0o700)
+  }
+  return dir
+}
+
 /** Reads a JSON file; a missing, unreadable or corrupt file reads as `undefined`, never an error. */
 export const readJsonFile = async (file: string): Promise<unknown> => {
   try {

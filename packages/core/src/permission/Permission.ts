@@ -12,8 +12,11 @@ import { McpConfig } from "../config/McpConfig.js"
 import { type PermissionRules } from "../config/ServerConfig.js"
 import { addPermissionRule } from "../config/SettingsFile.js"
 import { scopeFile } from "../config/SettingsLoad.js"
+import { keepingTrust } from "../config/ProjectTrust.js"
 import { type ConfigError, PermissionDenied } from "../Errors.js"
-import { PREFIX, SEPARATOR } from "../catalog/Naming.js"
+import { fullToolName, PREFIX, SEPARATOR } from "../catalog/Naming.js"
+import { sanitize } from "../content/Sanitize.js"
+import { foldedEquals, foldedStartsWith } from "./NameFold.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure rule logic
@@ -45,19 +48,74 @@ export const ruleMatches = (rule: string, toolName: string): boolean => {
   return false
 }
 
+/** Which tool a name stands for: its server and the tool's own name, as the server spells it. */
+export interface ToolIdentity {
+  readonly server: string
+  readonly tool: string
+}
+
+/**
+ * A deny rule against a tool by folded names (`NameFold`): case, separators, invisible
+ * characters and look-alike letters do not escape it. `mcp__fs__` (a trailing `__`) denies the
+ * whole server, as its writer meant.
+ */
+export const denyMatchesFolded = (rule: string, identity: ToolIdentity): boolean => {
+  if (!rule.startsWith(PREFIX)) return false
+  const rest = rule.slice(PREFIX.length)
+  const wildcard = rest.endsWith("*")
+  const body = wildcard ? rest.slice(0, -1) : rest
+  const at = body.indexOf(SEPARATOR)
+  if (at < 0) {
+    // `mcp__<server>` (whole server) or `mcp__<prefix>*` (servers by prefix)
+    return wildcard ? foldedStartsWith(identity.server, body) : foldedEquals(body, identity.server)
+  }
+  const server = body.slice(0, at), tool = body.slice(at + SEPARATOR.length)
+  if (!foldedEquals(server, identity.server)) return false
+  if (tool === "") return true
+  return wildcard ? foldedStartsWith(identity.tool, tool) : foldedEquals(tool, identity.tool)
+}
+
 /**
  * The documented precedence: any matching deny beats any matching ask beats any matching allow,
  * whatever scope each came from; no match means ask. Order within a list does not matter.
+ *
+ * With the tool's identity, rules also match its full unshortened name (a rule written from a
+ * 70-character name still matches the 64-character one), and deny rules match look-alikes.
  */
-export const decide = (rules: PermissionRules, toolName: string): Decision => {
-  const first = (list: ReadonlyArray<string>) => list.find((rule) => ruleMatches(rule, toolName))
-  const deny = first(rules.deny)
+export const decide = (rules: PermissionRules, toolName: string, identity?: ToolIdentity): Decision => {
+  const names = identity ? [toolName, fullToolName(identity.server, identity.tool)] : [toolName]
+  const matches = (rule: string) => names.some((name) => ruleMatches(rule, name))
+  const deny = rules.deny.find((rule) => matches(rule) || (identity !== undefined && denyMatchesFolded(rule, identity)))
   if (deny !== undefined) return { behavior: "deny", rule: deny }
-  const ask = first(rules.ask)
+  const ask = rules.ask.find(matches)
   if (ask !== undefined) return { behavior: "ask", rule: ask }
-  const allow = first(rules.allow)
+  const allow = rules.allow.find(matches)
   if (allow !== undefined) return { behavior: "allow", rule: allow }
   return { behavior: "ask", rule: undefined }
+}
+
+/**
+ * The deny rule that covers every tool of `server`, if one does (`mcp__<server>`,
+ * `mcp__<server>__*`, `mcp__*`, look-alikes folded): such a server's resources and prompts are
+ * not used either.
+ */
+export const serverDenyRule = (rules: PermissionRules, server: string): string | undefined =>
+  rules.deny.find((rule) => coversServer(rule, server))
+
+const coversServer = (rule: string, server: string): boolean => {
+  if (rule === "*") return true
+  if (!rule.startsWith(PREFIX)) return false
+  const rest = rule.slice(PREFIX.length)
+  if (rest.endsWith("*")) {
+    const body = rest.slice(0, -1)
+    const at = body.indexOf(SEPARATOR)
+    // `mcp__*`, `mcp__f*`: every server whose name starts so
+    if (at < 0) return foldedStartsWith(server, body)
+    // `mcp__fs__*`: the whole server only when nothing follows the separator
+    return body.slice(at + SEPARATOR.length) === "" && foldedEquals(body.slice(0, at), server)
+  }
+  const body = rest.endsWith(SEPARATOR) ? rest.slice(0, -SEPARATOR.length) : rest
+  return !body.includes(SEPARATOR) && foldedEquals(body, server)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -132,8 +190,9 @@ export class RuleWriter extends Context.Tag("@mcpctl/core/RuleWriter")<
   static layerLocalSettings: Layer.Layer<RuleWriter, never, McpConfig> = Layer.effect(
     this,
     Effect.map(McpConfig, (config) => ({
+      // An "always" answer the user gave keeps a trusted project trusted (its hash moves with the edit).
       allowAlways: (rule: string) =>
-        addPermissionRule(scopeFile("local", config.projectDir, config.home), "allow", rule)
+        keepingTrust(config.home, config.projectDir, addPermissionRule(scopeFile("local", config.projectDir, config.home), "allow", rule))
     }))
   )
 }
@@ -148,11 +207,10 @@ const MAX_PROMPT_ARGS_LINES = 60
 
 /**
  * Server-provided text (titles) and arguments may carry terminal escapes that could redraw the
- * prompt and make a destructive call look harmless; show them as visible `\x..` instead.
+ * prompt and make a destructive call look harmless: shown visibly (`Sanitize`), one line each
+ * for the names and the title so none can forge another line of the prompt.
  */
-const sanitize = (text: string): string =>
-  // eslint-disable-next-line no-control-regex
-  text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`)
+const line = (text: string): string => sanitize(text).replace(/\n/g, "\\x0a")
 
 const prettyArgs = (args: unknown): string => {
   let text: string
@@ -181,9 +239,9 @@ export const renderRequest = (request: PermissionRequest): string => {
   ].filter((t): t is string => t !== undefined)
   const indent = (text: string) => text.split("\n").map((l) => `    ${l}`).join("\n")
   return [
-    `Allow ${sanitize(request.tool)}?`,
-    `  server:      ${sanitize(request.server)}`,
-    `  tool:        ${sanitize(request.toolName)}${a.title ? ` (${sanitize(a.title)})` : ""}`,
+    `Allow ${line(request.tool)}?`,
+    `  server:      ${line(request.server)}`,
+    `  tool:        ${line(request.toolName)}${a.title ? ` (${line(a.title)})` : ""}`,
     `  annotations: ${traits.length > 0 ? traits.join(", ") : "none"}`,
     `  arguments:`,
     indent(sanitize(prettyArgs(request.args)))
@@ -271,7 +329,9 @@ export class Permission extends Context.Tag("@mcpctl/core/Permission")<
      * The current decision for a fully-qualified name, including tools approved "always" in this
      * session; synchronous so catalogues (`tools --json`) can show it per tool cheaply.
      */
-    readonly decide: (toolName: string) => Decision
+    readonly decide: (toolName: string, identity?: ToolIdentity) => Decision
+    /** The deny rule that covers all of `server` (its resources and prompts too), if any. */
+    readonly serverDenied: (server: string) => string | undefined
     /** Succeeds when the call may run; asks through the Prompter when the rules say ask. */
     readonly authorize: (request: PermissionRequest) => Effect.Effect<void, PermissionDenied | ConfigError>
   }
@@ -288,6 +348,7 @@ export class Permission extends Context.Tag("@mcpctl/core/Permission")<
    */
   static layerAllowAll: Layer.Layer<Permission> = Layer.succeed(this, {
     decide: () => ({ behavior: "allow", rule: undefined }),
+    serverDenied: () => undefined,
     authorize: () => Effect.void
   })
 }
@@ -310,8 +371,8 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
     // and a second call to the same tool should see the first one's "always".
     const promptLock = yield* Effect.makeSemaphore(1)
 
-    const decideNow = (toolName: string): Decision => {
-      const decision = decide(rules, toolName)
+    const decideNow = (toolName: string, identity?: ToolIdentity): Decision => {
+      const decision = decide(rules, toolName, identity)
       return decision.behavior === "ask" && approved.has(toolName)
         ? { behavior: "allow", rule: toolName }
         : decision
@@ -331,6 +392,8 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
           approved.add(request.tool)
           return
         case "no":
+        // A prompter written in JavaScript can answer anything: what is not an approval denies.
+        default:
           return yield* new PermissionDenied({
             message: `${request.tool} was not approved. To allow it without asking, add "${request.tool}" ` +
               `to permissions.allow in ${LOCAL_SETTINGS_FILE}`,
@@ -363,7 +426,7 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
     // On every call's path, so untraced (a span here cost 25-40 µs a call; `ToolRegistry.call`
     // has the call's span) and without a generator.
     const authorize = (request: PermissionRequest): Effect.Effect<void, PermissionDenied | ConfigError> => {
-      const decision = decideNow(request.tool)
+      const decision = decideNow(request.tool, { server: request.server, tool: request.toolName })
       switch (decision.behavior) {
         case "allow":
           return Effect.void
@@ -383,6 +446,6 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
       }
     }
 
-    return Permission.of({ decide: decideNow, authorize })
+    return Permission.of({ decide: decideNow, serverDenied: (server) => serverDenyRule(rules, server), authorize })
   }
 )

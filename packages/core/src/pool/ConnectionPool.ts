@@ -23,7 +23,7 @@ import { Transport } from "../transport/Transport.js"
 import { ConnectionLists, dropOnListChanged, type ListKind } from "./ConnectionLists.js"
 import { handshake } from "../internal/pool/handshake.js"
 import { type RequestPool, sendRequest } from "../internal/pool/request.js"
-import { isNeedsAuthCached, markNeedsAuth } from "./NeedsAuthCache.js"
+import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "./NeedsAuthCache.js"
 import type { RequestError } from "./RequestErrors.js"
 import { afterRequest, answerInvalidResponses, notificationFastPath, type Outcome } from "./Resilience.js"
 
@@ -229,7 +229,7 @@ export function make(options: PoolOptions) {
           entry.state = { status: "failed", server, error }
           return yield* Effect.fail(error)
         }
-        if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, name))) {
+        if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, needsAuthKey(server)))) {
           const error = unavailable(
             name,
             "needs-auth",
@@ -264,7 +264,7 @@ export function make(options: PoolOptions) {
               entry.state = { status, server, error, connectMs: yield* elapsed }
               if (error.status !== "needs-auth") return yield* debug(name, `connect failed: ${error.message}`)
               // Remembered across runs so later ones do not hit the server until the user signs in.
-              yield* markNeedsAuth(config.home, name)
+              yield* markNeedsAuth(config.home, needsAuthKey(server), server.name)
               yield* debug(name, "needs authorization: remembered for 15 minutes")
             })
           ),

@@ -1,5 +1,6 @@
 /**
- * The needs-auth cache: `$MCPCTL_HOME/mcp-needs-auth-cache.json`, `{ [server]: { timestamp } }`.
+ * The needs-auth cache: `$MCPCTL_HOME/mcp-needs-auth-cache.json`, `{ [server URL]: { timestamp } }`
+ * (keys from `needsAuthKey`).
  * A remote server that answered 401 is remembered for 15 minutes so later runs report
  * `needs-auth` at once instead of hitting it again (docs/CLI.md, Lifecycle). Time comes from Effect's
  * `Clock`, so tests drive the TTL with `TestClock`.
@@ -10,6 +11,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as path from "node:path"
+import type { ResolvedServer } from "../config/ServerConfig.js"
 import { readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
 
 /** How long a 401 keeps a server in `needs-auth` without contacting it again. */
@@ -22,6 +24,22 @@ export interface NeedsAuthEntry {
 
 /** The whole cache file. */
 export type NeedsAuthEntries = Readonly<Record<string, NeedsAuthEntry>>
+
+/**
+ * What an entry is keyed by (pure): the remote server's URL (origin and path, no query), not its
+ * name. Every `--url` server is named `adhoc`; keyed by name, a 401 from one would report a
+ * different, healthy one as needs-auth for 15 minutes. A URL that does not parse falls back to
+ * the name (such a server never connects anyway).
+ */
+export const needsAuthKey = (server: ResolvedServer): string => {
+  if (!("url" in server.config)) return server.name
+  try {
+    const u = new URL(server.config.url)
+    return `${u.origin}${u.pathname.length > 1 ? u.pathname.replace(/\/+$/, "") : ""}`
+  } catch {
+    return server.name
+  }
+}
 
 /** The cache file of a `$MCPCTL_HOME`. */
 export const needsAuthCacheFile = (home: string): string => path.join(home, "mcp-needs-auth-cache.json")
@@ -92,12 +110,13 @@ export const isNeedsAuthCached = Effect.fn("NeedsAuthCache.isNeedsAuthCached")(f
   return isFresh(yield* readEntries(home), server, now)
 })
 
-/** Remembers that `server` needs sign-in (after a 401 or an OAuth failure). Never fails. */
-export const markNeedsAuth = Effect.fn("NeedsAuthCache.markNeedsAuth")(function*(home: string, server: string) {
-  yield* update(home, (entries, now) => withEntry(entries, server, now), `mark ${server} as needs-auth`)
+/** Remembers that `server` (a `needsAuthKey`) needs sign-in (after a 401 or an OAuth failure). Never fails. */
+export const markNeedsAuth = Effect.fn("NeedsAuthCache.markNeedsAuth")(function*(home: string, server: string, label = server) {
+  // `label` names the server in a warning; the key may be a URL, whose path is not for logs.
+  yield* update(home, (entries, now) => withEntry(entries, server, now), `mark ${label} as needs-auth`)
 })
 
 /** Forgets the 401 of `server` (after a successful sign-in). Never fails. */
-export const clearNeedsAuth = Effect.fn("NeedsAuthCache.clearNeedsAuth")(function*(home: string, server: string) {
-  yield* update(home, (entries, now) => withoutEntry(entries, server, now), `clear needs-auth of ${server}`)
+export const clearNeedsAuth = Effect.fn("NeedsAuthCache.clearNeedsAuth")(function*(home: string, server: string, label = server) {
+  yield* update(home, (entries, now) => withoutEntry(entries, server, now), `clear needs-auth of ${label}`)
 })

@@ -4,7 +4,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import type { ResolvedServer } from "../config/ServerConfig.js"
-import { redactText } from "../Redact.js"
+import { displayUrl, redactText } from "../Redact.js"
 import {
   McpRequestError,
   ServerUnavailable,
@@ -63,9 +63,10 @@ export const classifyConnectError = (
   }
   const tail = diagnostics ? `\n--- last output of the server ---\n${diagnostics.trimEnd()}` : ""
   // The URL may carry a token in its query or user info: never print it as is.
-  const where = "url" in server.config ? redactText(server.config.url) : server.config.command
-  // undici's bare "fetch failed" hides the reason (refused, DNS, TLS) in its cause: say it.
-  const network = "url" in server.config ? networkFailure(cause, server.config.url) : undefined
+  const where = "url" in server.config ? displayUrl(server) : server.config.command
+  // undici's bare "fetch failed" hides the reason (refused, DNS, TLS) in its cause: say it,
+  // naming the host as the settings wrote it (displayUrl), never a value spliced in from a variable.
+  const network = "url" in server.config ? networkFailure(cause, displayUrl(server)) : undefined
   return {
     fallback: shouldFallBackToSse(cause),
     error: new ServerUnavailable({

@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
+import { displayUrl } from "../Redact.js"
 import { DEFAULT_MAX_RESPONSE_BYTES, fetchWithLimit } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
 import { proxyFetch } from "./Proxy.js"
@@ -170,7 +171,8 @@ export const openRemote = (
         new ServerUnavailable({
           server: server.name,
           status: "failed",
-          message: `Cannot open ${kind} transport to ${config.url} for server "${server.name}": ${messageOf(error)}. Check the "url" in ${server.source}.`,
+          // As written, not expanded: a `${TOKEN}` spliced into a URL that does not parse stays hidden.
+          message: `Cannot open ${kind} transport to ${displayUrl(server)} for server "${server.name}": ${messageOf(error)}. Check the "url" in ${server.source}.`,
           cause: error
         })
     }),

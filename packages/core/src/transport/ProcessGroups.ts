@@ -102,7 +102,8 @@ export const groupMembers = (pgid: number): ReadonlyArray<number> | undefined =>
   return groups === undefined ? undefined : groups.get(pgid) ?? []
 }
 
-const groupExists = (pgid: number): boolean => {
+/** `kill(-pgid, 0)`: true while the group has any member, zombies included. */
+export const groupExists = (pgid: number): boolean => {
   try {
     process.kill(-pgid, 0)
     return true
@@ -111,7 +112,8 @@ const groupExists = (pgid: number): boolean => {
   }
 }
 
-const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
+/** Signals a whole process group; a group that is gone already is not an error. */
+export const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
   try {
     process.kill(-pgid, signal)
   } catch {

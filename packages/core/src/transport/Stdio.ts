@@ -18,7 +18,7 @@ import type { ResolvedServer, StdioServerConfig } from "../config/ServerConfig.j
 import { ServerUnavailable } from "../Errors.js"
 import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
-import { groupHasLiveMember, groupMembers, register, startTime } from "./ProcessGroups.js"
+import { groupExists, groupHasLiveMember, groupMembers, register, signalGroup, startTime } from "./ProcessGroups.js"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ class Tail {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Process group helpers
+// Shutdown timing (the group helpers are in ProcessGroups.ts)
 // ---------------------------------------------------------------------------------------------
 
 const SIGTERM_AFTER_MS = 100
@@ -70,24 +70,6 @@ const SIGKILL_AFTER_MS = 400
 /** After SIGKILL nothing can resist; this only waits for the kernel to tear the group down. */
 const REAP_WAIT_MS = 90
 const POLL_MS = 10
-
-/** `kill(-pgid, 0)`: true while the group has any member, zombies included. */
-const groupExists = (pgid: number): boolean => {
-  try {
-    process.kill(-pgid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
-
-const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
-  try {
-    process.kill(-pgid, signal)
-  } catch {
-    // ESRCH: the group is gone already.
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The transport

@@ -1,0 +1,126 @@
+/**
+ * Who may use `serve --http`, and how much they may send: the gateway runs the user's tools with
+ * the user's rights, and 127.0.0.1 is reachable by every local user (and, through DNS
+ * rebinding, by web pages). So every request carries a bearer token that only the user has —
+ * random per run, printed once and written 0600 under `$MCPCTL_HOME/run/`, or read from a
+ * `--token-file` only its owner can read — or the gateway listens on a Unix socket of mode 0600
+ * instead of a port. Bodies are read up to one limit, and only the exact endpoint path is served.
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto"
+import * as fs from "node:fs/promises"
+import type { IncomingMessage } from "node:http"
+import * as Path from "node:path"
+import { privateDir, writeFileAtomic } from "../internal/files.js"
+
+/** The one path the gateway serves. */
+export const ENDPOINT_PATH = "/mcp"
+
+/** Largest request body read, in bytes (the SDK's own default, applied to every body). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/** A fresh bearer token: 32 random bytes, base64url. */
+export const newToken = (): string => randomBytes(32).toString("base64url")
+
+/** Whether a request's path is exactly the endpoint (no prefix matches, no trailing `/`), query aside (pure). */
+export const isEndpoint = (url: string | undefined): boolean => {
+  if (url === undefined) return false
+  const path = url.split(/[?#]/, 1)[0]!
+  return path === ENDPOINT_PATH
+}
+
+/**
+ * Whether a request's Host (and Origin, when there is one) name this loopback listener on
+ * `port` (pure): anything else may be a web page reaching 127.0.0.1 through DNS rebinding.
+ */
+export const isLoopbackRequest = (host: string | undefined, origin: string | undefined, port: number): boolean => {
+  const loopback = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
+  return loopback.includes(host ?? "") && (origin === undefined || loopback.some((h) => origin === `http://${h}`))
+}
+
+/** Whether an `Authorization` header carries `token` as a bearer token, compared in constant time (pure). */
+export const hasBearer = (header: string | undefined, token: string): boolean => {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")
+  if (!m) return false
+  const given = Buffer.from(m[1]!), wanted = Buffer.from(token)
+  return given.length === wanted.length && timingSafeEqual(given, wanted)
+}
+
+/** The body of a request, or why it was refused. */
+export type Body =
+  | { readonly _tag: "Json"; readonly value: unknown }
+  | { readonly _tag: "Invalid" }
+  | { readonly _tag: "TooLarge" }
+
+/**
+ * Reads a request body up to `maxBytes`: a declared `Content-Length` over the limit is refused
+ * before reading, and reading stops (the request is drained no further) once the limit is passed,
+ * so a client cannot make the gateway hold more than one limit per request.
+ */
+export const readBody = (req: IncomingMessage, maxBytes: number): Promise<Body> =>
+  new Promise((resolve) => {
+    if (Number(req.headers["content-length"]) > maxBytes) return resolve({ _tag: "TooLarge" })
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let done = false
+    const finish = (body: Body) => {
+      if (done) return
+      done = true
+      resolve(body)
+    }
+    req.on("data", (c: Buffer) => {
+      size += c.length
+      if (size > maxBytes) {
+        req.pause()
+        req.removeAllListeners("data")
+        return finish({ _tag: "TooLarge" })
+      }
+      chunks.push(c)
+    })
+    req.on("end", () => {
+      try {
+        finish({ _tag: "Json", value: JSON.parse(Buffer.concat(chunks).toString("utf8")) })
+      } catch {
+        finish({ _tag: "Invalid" })
+      }
+    })
+    req.on("error", () => finish({ _tag: "Invalid" }))
+  })
+
+/** The JSON-RPC request ids of a body (a message or a batch): what closing its response cancels (pure). */
+export const requestIds = (body: unknown): ReadonlyArray<string | number> =>
+  (Array.isArray(body) ? body : [body]).flatMap((m) => {
+    const id = (m as { id?: unknown; method?: unknown } | null)?.id
+    return typeof (m as { method?: unknown } | null)?.method === "string" && (typeof id === "string" || typeof id === "number")
+      ? [id]
+      : []
+  })
+
+/** Where `serve --http PORT` writes its token: `$MCPCTL_HOME/run/serve-<port>.token`. */
+export const runTokenFile = (home: string, port: number): string => Path.join(home, "run", `serve-${port}.token`)
+
+/** Writes the run's token 0600 under `$MCPCTL_HOME/run/` (a private directory, no symlink followed). */
+export const writeRunToken = async (home: string, port: number, token: string): Promise<string> => {
+  const file = runTokenFile(home, port)
+  await privateDir(home, "run")
+  await writeFileAtomic(file, token + "\n")
+  return file
+}
+
+/**
+ * Reads a `--token-file`: refused, like ssh refuses a private key, when group or others may read
+ * it, and when the token is too short to guess at.
+ */
+export const readTokenFile = async (file: string): Promise<string> => {
+  const stat = await fs.stat(file)
+  if (process.platform !== "win32" && (stat.mode & 0o077) !== 0) {
+    throw new Error(
+      `${file} is readable or writable by others (mode ${(stat.mode & 0o777).toString(8)}); ` +
+        `a token file must be private to you. Run \`chmod 600 ${file}\`.`
+    )
+  }
+  const token = (await fs.readFile(file, "utf8")).trim()
+  if (token.length < 16 || /\s/.test(token)) {
+    throw new Error(`${file} must hold one token of at least 16 characters (no spaces).`)
+  }
+  return token
+}

@@ -1,0 +1,236 @@
+/**
+ * `Gateway.layerHttp`'s server: Streamable HTTP for one user. Every request must name the exact
+ * endpoint, come with the run's bearer token (or over a 0600 Unix socket), carry at most one
+ * body limit, and — on a port — loopback Host/Origin headers. Sessions start only with
+ * `initialize`, are capped in number and closed after an idle time; a client that drops a
+ * response cancels the calls it was waiting for. One gateway server and transport per session,
+ * as the SDK requires, each with its own scope.
+ */
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js"
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Runtime from "effect/Runtime"
+import * as Schedule from "effect/Schedule"
+import * as Scope from "effect/Scope"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs/promises"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { connect } from "node:net"
+import { UsageError } from "../Errors.js"
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  ENDPOINT_PATH,
+  hasBearer,
+  isEndpoint,
+  isLoopbackRequest,
+  newToken,
+  readBody,
+  requestIds
+} from "../gateway/HttpAccess.js"
+
+/** How `serve --http` listens and whom it lets in. */
+export interface HttpServeOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. Ignored with `socket`. */
+  readonly port?: number | undefined
+  /** A Unix socket path instead of a port: created 0600, so only its owner can connect. */
+  readonly socket?: string | undefined
+  /** The bearer token every request must carry; default a random one per run (none on a socket). */
+  readonly token?: string | undefined
+  /** At most this many sessions at once (default 32); an `initialize` beyond gets 503. */
+  readonly maxSessions?: number | undefined
+  /** A session without requests this long is closed (default 30 minutes). */
+  readonly sessionIdleMs?: number | undefined
+  /** The one body size limit, bytes (default 4 MiB). */
+  readonly maxBodyBytes?: number | undefined
+}
+
+export const DEFAULT_MAX_SESSIONS = 32
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport
+  lastSeen: number
+  /** Requests (and GET streams) in flight: a session with one is never idle. */
+  active: number
+}
+
+const jsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  void res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify({
+    jsonrpc: "2.0",
+    error: { code, message },
+    id: null
+  }))
+
+/** A socket path another live gateway listens on is refused; a stale one is removed. */
+const claimSocket = async (path: string): Promise<void> => {
+  const stat = await fs.lstat(path).catch(() => undefined)
+  if (!stat) return
+  if (!stat.isSocket()) throw new Error(`${path} exists and is not a socket; remove it or choose another path`)
+  const live = await new Promise<boolean>((resolve) => {
+    const c = connect(path)
+    c.once("connect", () => (c.destroy(), resolve(true)))
+    c.once("error", () => resolve(false))
+  })
+  if (live) throw new Error(`${path} is in use by another server`)
+  await fs.rm(path, { force: true })
+}
+
+/** Serves the gateway built by `makeServer` (one per session) over HTTP, until the scope closes. */
+export const serveHttp = <R>(options: HttpServeOptions, makeServer: Effect.Effect<Server, never, R | Scope.Scope>) =>
+  Effect.gen(function*() {
+    const socket = options.socket
+    const token = options.token ?? (socket === undefined ? newToken() : undefined)
+    const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS
+    const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS
+    const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+    const sessions = new Map<string, Session>()
+    const parent = yield* Effect.scope
+    const runtime = yield* Effect.runtime<R>()
+    const runSession = Runtime.runPromise(runtime)
+    const now = () => Runtime.runSync(runtime)(Clock.currentTimeMillis)
+
+    // Each session has its own scope (its gateway, its event subscription), closed with it.
+    const makeSession = Effect.gen(function*() {
+      const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
+      const server = yield* makeServer.pipe(Scope.extend(scope))
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0 }),
+        maxRequestBodySize: maxBody
+      } as ConstructorParameters<typeof StreamableHTTPServerTransport>[0])
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId)
+        runSession(Scope.close(scope, Exit.void)).catch(() => undefined)
+      }
+      yield* Effect.promise(() => server.connect(transport))
+      return transport
+    })
+
+    const closeIdle = Effect.sync(() => {
+      const t = now()
+      for (const s of sessions.values()) {
+        if (s.active === 0 && t - s.lastSeen >= idleMs) void s.transport.close().catch(() => undefined)
+      }
+    })
+    // The sweep runs on Effect's clock, so tests drive expiry with TestClock.
+    yield* closeIdle.pipe(
+      Effect.repeat(Schedule.spaced(Duration.millis(Math.max(1_000, Math.min(idleMs / 4, 60_000))))),
+      Effect.forkScoped
+    )
+
+    /** While `res` is open the session is busy; a response closed early cancels its requests. */
+    const track = (session: Session | undefined, res: ServerResponse, ids: ReadonlyArray<string | number>) => {
+      if (session) {
+        session.active++
+        session.lastSeen = now()
+      }
+      res.once("close", () => {
+        if (session) {
+          session.active--
+          session.lastSeen = now()
+        }
+        if (res.writableFinished || ids.length === 0) return
+        const transport = session?.transport
+        // The client went away: the calls it waited for are cancelled upstream too, through the
+        // protocol's own cancellation (the gateway's handlers abort their signals on it).
+        for (const requestId of ids) {
+          transport?.onmessage?.({
+            jsonrpc: "2.0",
+            method: "notifications/cancelled",
+            params: { requestId, reason: "the client closed the response" }
+          })
+        }
+      })
+    }
+
+    let bound = options.port ?? 0
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      // Only the endpoint itself: `/mcp-admin`, `/mcp/x` or `/mcpx` are not it.
+      if (!isEndpoint(req.url)) return void res.writeHead(404).end()
+      if (socket === undefined) {
+        // DNS rebinding: a web page must not reach the user's tools through a name that resolves
+        // to 127.0.0.1, so only loopback Host (and Origin, when a browser sends one) are served.
+        if (!isLoopbackRequest(req.headers.host, req.headers.origin, bound)) {
+          return void res.writeHead(403, { "content-type": "text/plain" }).end("mcpctl serve answers only loopback hosts and origins\n")
+        }
+      } else if (req.headers.origin !== undefined) {
+        return void res.writeHead(403, { "content-type": "text/plain" }).end("mcpctl serve answers no browser origins on its socket\n")
+      }
+      // Another local user can reach 127.0.0.1 too: only the holder of the run's token gets in.
+      if (token !== undefined && !hasBearer(req.headers.authorization, token)) {
+        return jsonError(res, 401, -32001, "Unauthorized: send the token mcpctl serve printed as Authorization: Bearer <token>", {
+          "www-authenticate": `Bearer realm="mcpctl serve"`
+        })
+      }
+      let body: unknown = undefined
+      if (req.method === "POST") {
+        const read = await readBody(req, maxBody)
+        if (read._tag === "TooLarge") {
+          res.setHeader("connection", "close")
+          return jsonError(res, 413, -32600, `Payload Too Large: a request body must not exceed ${maxBody} bytes`)
+        }
+        if (read._tag === "Invalid") return jsonError(res, 400, -32700, "Parse error: the body is not JSON")
+        body = read.value
+      }
+      const id = req.headers["mcp-session-id"]
+      const existing = typeof id === "string" ? sessions.get(id) : undefined
+      if (existing) {
+        track(existing, res, requestIds(body))
+        return existing.transport.handleRequest(req, res, body)
+      }
+      if (req.method !== "POST" || id !== undefined) return jsonError(res, 404, -32001, "Session not found")
+      // Only an initialize request opens a session (and builds a gateway).
+      if (!isInitializeRequest(body)) return jsonError(res, 400, -32600, "No session: send initialize first")
+      if (sessions.size >= maxSessions) {
+        await runSession(closeIdle)
+        if (sessions.size >= maxSessions) {
+          return jsonError(res, 503, -32000, `Too many sessions (at most ${maxSessions}); close one (DELETE) and retry`, { "retry-after": "5" })
+        }
+      }
+      const transport = await runSession(makeSession).catch(() => undefined)
+      if (!transport) return void res.writeHead(500).end()
+      return transport.handleRequest(req, res, body)
+    }
+    const listener = createServer((req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500).end()))
+    const where = socket ?? `127.0.0.1:${bound}`
+    bound = yield* Effect.async<number, UsageError>((resume) => {
+      const fail = (e: Error) => resume(Effect.fail(new UsageError({ message: `Cannot serve on ${where}: ${e.message}`, cause: e })))
+      listener.once("error", fail)
+      if (socket === undefined) {
+        try {
+          listener.listen(bound, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
+        } catch (e) {
+          // Node throws (not emits) for a port outside 0-65535.
+          resume(Effect.fail(new UsageError({ message: `Cannot serve on port ${bound}: a port is a number from 0 to 65535.`, cause: e })))
+        }
+        return
+      }
+      claimSocket(socket).then(() => {
+        // Created 0600 from the start: the umask covers the moment between bind and chmod.
+        const umask = process.umask(0o177)
+        try {
+          listener.listen(socket, () => {
+            fs.chmod(socket, 0o600).then(() => resume(Effect.succeed(0)), fail)
+          })
+        } finally {
+          process.umask(umask)
+        }
+      }, fail)
+    })
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        for (const s of sessions.values()) await s.transport.close().catch(() => undefined)
+        listener.closeAllConnections()
+        await new Promise((resolve) => listener.close(resolve))
+      }))
+    return {
+      address: socket === undefined ? `http://127.0.0.1:${bound}${ENDPOINT_PATH}` : `unix:${socket}:${ENDPOINT_PATH}`,
+      token,
+      sessions: () => sessions.size
+    }
+  })
