@@ -135,16 +135,19 @@ const host = Host.layer({
 })
 
 /** A plain SDK client on a fresh gateway session, as the Inspector connects. */
-const connect = Effect.gen(function*() {
-  const context = yield* Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(host)))
-  const { address } = Context.get(context, Gateway)
+const connectTo = (hostLayer: typeof host) => Effect.gen(function*() {
+  const context = yield* Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(hostLayer)))
+  const { address, token } = Context.get(context, Gateway)
   const client = new Client({ name: "inspector-like", version: "1" })
+  // The run's bearer token, as the user gives it to the client (issue 12).
+  const requestInit = { headers: { authorization: `Bearer ${token}` } }
   yield* Effect.acquireRelease(
-    Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(address)))),
+    Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(address), { requestInit }))),
     () => Effect.promise(() => client.close())
   )
   return client
 })
+const connect = connectTo(host)
 
 const failure = (p: Promise<unknown>) => Effect.promise(() => p.then(() => undefined, (e: Error & { code?: number }) => e))
 
@@ -223,5 +226,74 @@ describe("serve answers what the client asks", () => {
         openWorldHint: true,
         readOnlyHint: false
       })
+    }))
+})
+
+/**
+ * A server that answers a read of any URI ("from <me>"), lists `<me>://listed`, has the template
+ * `<me>://{id}` and a prompt: two of them could each claim the other's URIs.
+ */
+const readsAnything = (me: string) => () => {
+  const server = new Server({ name: me, version: "1" }, { capabilities: { resources: {}, prompts: {}, completions: {}, logging: {} } })
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [{ uri: `${me}://listed`, name: "listed" }] }))
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [{ uriTemplate: `${me}://{id}`, name: "item" }, { uriTemplate: "shared://{id}", name: "shared" }]
+  }))
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
+    contents: [{ uri: request.params.uri, text: `from ${me}` }]
+  }))
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: "p", arguments: [{ name: "x" }] }] }))
+  server.setRequestHandler(CompleteRequestSchema, () => ({ completion: { values: [`${me}-value`] } }))
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    seen.levels.push({ server: me, level: request.params.level })
+    return {}
+  })
+  return server
+}
+
+const twoReaders = (deny: Array<string>) =>
+  Host.layer({
+    config: McpConfig.layerStatic({
+      servers: { one: { command: "in-memory" }, two: { command: "in-memory" } },
+      permissions: { deny }
+    }),
+    transport: InMemory.layer({ one: readsAnything("one"), two: readsAnything("two") })
+  })
+
+describe("serve reads a URI only from the one server that owns it (issues 12 and 13 together)", () => {
+  it.scoped("a URI nobody lists that two servers would both answer is served by neither", () =>
+    Effect.gen(function*() {
+      const client = yield* connectTo(twoReaders([]))
+      // Listed or templated by one server: that server's, whoever else could answer.
+      expect((yield* Effect.promise(() => client.readResource({ uri: "two://listed" }))).contents[0]).toMatchObject({ text: "from two" })
+      expect((yield* Effect.promise(() => client.readResource({ uri: "one://7" }))).contents[0]).toMatchObject({ text: "from one" })
+      const unlisted = yield* failure(client.readResource({ uri: "other://x" }))
+      expect(unlisted?.message).toContain("servers one and two all read the resource other://x")
+      // A template both list matches for neither, so it is no owner either.
+      const shared = yield* failure(client.readResource({ uri: "shared://1" }))
+      expect(shared?.message).toContain("servers one and two all read")
+      const completion = yield* Effect.promise(() =>
+        client.complete({ ref: { type: "ref/resource", uri: "shared://{id}" }, argument: { name: "id", value: "" } })
+      )
+      expect(completion.completion.values).toEqual([])
+    }))
+
+  it.scoped("a denied server's URIs, template, prompt and log level are not reached through another server", () =>
+    Effect.gen(function*() {
+      const client = yield* connectTo(twoReaders(["mcp__two"]))
+      // `one` would answer them; they are `two`'s, and `two` is denied.
+      expect(yield* failure(client.readResource({ uri: "two://listed" }))).toBeInstanceOf(Error)
+      expect(yield* failure(client.readResource({ uri: "two://7" }))).toBeInstanceOf(Error)
+      // Nobody's URI: `one` is the only allowed server offering resources, so it answers.
+      expect((yield* Effect.promise(() => client.readResource({ uri: "other://x" }))).contents[0]).toMatchObject({ text: "from one" })
+      const prompt = yield* failure(client.complete({ ref: { type: "ref/prompt", name: "two__p" }, argument: { name: "x", value: "" } }))
+      expect(prompt?.message).toContain("Unknown prompt two__p")
+      const ownPrompt = yield* Effect.promise(() =>
+        client.complete({ ref: { type: "ref/prompt", name: "one__p" }, argument: { name: "x", value: "" } })
+      )
+      expect(ownPrompt.completion.values).toEqual(["one-value"])
+      seen.levels.length = 0
+      yield* Effect.promise(() => client.setLoggingLevel("debug"))
+      expect(seen.levels).toEqual([{ server: "one", level: "debug" }])
     }))
 })

@@ -79,7 +79,7 @@ export const templateOwner = (templates: ReadonlyArray<ServerResourceTemplate>, 
 
 /**
  * Reads `uri` from the server that owns it, however the client learned the URI, never from a
- * server under a server-level deny (`denied`): the one server that lists it (a URI two servers
+ * server under a server-level deny (`denied`), nor a URI such a server lists or templates: the one server that lists it (a URI two servers
  * list is served by neither: GatewayCatalog), else the one whose template matches, else the one
  * server that offers resources and can read it (a server may read URIs it does not list, like
  * server-postgres's table schemas). That last step asks each such server and serves the answer
@@ -93,7 +93,14 @@ export const readRouted = (
     const all = yield* listAllResources()
     const index = indexResources(all.resources, denied)
     if (index.ambiguous.has(uri)) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, unreadableMessage(uri, index)))
-    const owner = index.owner.get(uri) ?? templateOwner(all.templates.filter((t) => !denied(t.server)), uri)
+    const listedBy = index.owner.get(uri)
+    if (listedBy !== undefined) return yield* readResource(listedBy, uri)
+    // A URI only a denied server lists, or its template matches, is that server's: no other
+    // server answers for it.
+    const deniedOwns = all.resources.some((r) => r.uri === uri && denied(r.server)) ||
+      all.templates.some((t) => denied(t.server) && templateOwner([t], uri) !== undefined)
+    if (deniedOwns) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, unreadableMessage(uri, index)))
+    const owner = templateOwner(all.templates.filter((t) => !denied(t.server)), uri)
     if (owner !== undefined) return yield* readResource(owner, uri)
     const pool = yield* ConnectionPool
     const offering = pool.servers.filter((s) =>
