@@ -51,6 +51,9 @@ symlinkSync(join(repoRoot, "node_modules"), join(project, "node_modules"))
 const memory = "node_modules/@modelcontextprotocol/server-memory/dist/index.js"
 mkdirSync(join(userHome, ".codex"))
 writeFileSync(join(userHome, ".codex", "config.toml"), `[mcp_servers.memory]\ncommand = "node"\nargs = ["${memory}"]\n`)
+// The checkout `trust --project ~/src/repo` trusts: one server in its .mcp.json.
+mkdirSync(join(userHome, "src", "repo"), { recursive: true })
+writeFileSync(join(userHome, "src", "repo", ".mcp.json"), JSON.stringify({ mcpServers: { notes: { command: "node", args: [memory] } } }))
 mkdirSync(join(userHome, ".config", "Claude"), { recursive: true })
 writeFileSync(
   join(userHome, ".config", "Claude", "claude_desktop_config.json"),
@@ -67,7 +70,8 @@ const expectations: ReadonlyArray<readonly [RegExp, (r: { stdout: string; stderr
   [/--url/, (r) => expect(r.stdout).toContain("mcp__adhoc__echo")],
   [/codex/, (r) => expect(r.stdout).toContain("mcp__memory__read_graph")],
   [/config explain api/, (r) => expect(r.stdout).toContain("API_TOKEN")],
-  [/auth api/, (r) => expect(r.stderr).toContain("API_TOKEN")]
+  [/auth api/, (r) => expect(r.stderr).toContain("API_TOKEN")],
+  [/trust --project/, (r) => expect(r.stdout + r.stderr).toContain(join(userHome, "src", "repo"))]
 ]
 
 // The `--url` line names 127.0.0.1:3001: a real server answers there while the commands run.
