@@ -149,6 +149,17 @@ describe("secrets and files", () => {
     }
   })
 
+  it("a network failure names the host as written, not one spliced in from a variable: servers and auth", async () => {
+    // Issue 13 says why a connection failed (DNS, refused); issue 12 never prints an expanded value.
+    const file = ws.settings("var-host.json", { mcpServers: { api: { url: "http://${API_HOST}.invalid/mcp" } } })
+    const env = { API_HOST: "supersecret123" }
+    for (const args of [["servers"], ["auth", "api"]]) {
+      const r = await run([...args, "--config", file], { ...opts, env })
+      expect(r.code).toBe(4)
+      expect(r.stdout + r.stderr).not.toContain("supersecret123")
+    }
+  })
+
   it("get masks secret-looking arguments", async () => {
     const file = ws.settings("args.json", {
       mcpServers: { s: { command: "node", args: ["srv.js", "--api-key=sk-live-abcdef123456", "--token", "t0k3nvalue"] } }

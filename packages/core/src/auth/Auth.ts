@@ -21,7 +21,7 @@ import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.
 import { sanitize } from "../content/Sanitize.js"
 import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
-import { redactSecrets } from "../Redact.js"
+import { displayUrl, redactSecrets } from "../Redact.js"
 import { networkFailure } from "../transport/TransportErrors.js"
 import { proxyFetch } from "../transport/Proxy.js"
 import {
@@ -229,9 +229,10 @@ type Probe =
 /**
  * What the server's 401 says (RFC 9728 `resource_metadata`, the scope it wants), so sign-in
  * discovers the same way the transport would; and whether it answered at all, so a refused
- * connection or a DNS failure is said in words instead of surfacing as an OAuth error.
+ * connection or a DNS failure is said in words instead of surfacing as an OAuth error, naming
+ * the host of `shown` (the URL as written: displayUrl).
  */
-const probeChallenge = (url: string, sse: boolean): Effect.Effect<Probe> =>
+const probeChallenge = (url: string, sse: boolean, shown: string): Effect.Effect<Probe> =>
   Effect.tryPromise({
     try: async (signal): Promise<Probe> => {
       const res = await proxyFetch()(url, sse
@@ -255,7 +256,7 @@ const probeChallenge = (url: string, sse: boolean): Effect.Effect<Probe> =>
   }).pipe(
     Effect.timeoutFail({ duration: Duration.seconds(10), onTimeout: () => "timeout" as const }),
     Effect.catchAll((cause) => {
-      const reason = cause === "timeout" ? `${hostOf(url)} did not answer within 10 s` : networkFailure(cause, url)
+      const reason = cause === "timeout" ? `${hostOf(shown)} did not answer within 10 s` : networkFailure(cause, shown)
       return Effect.succeed<Probe>(reason ? { _tag: "Unreachable", reason } : { _tag: "Answered", status: 0, hints: {} })
     })
   )
@@ -264,7 +265,8 @@ const hostOf = (url: string) => {
   try {
     return new URL(url).host
   } catch {
-    return url
+    // Never the text itself: a value spliced in from a variable could be anywhere in it.
+    return "the server"
   }
 }
 
@@ -320,7 +322,7 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
     })
     const probe: Probe = options.challenge
       ? { _tag: "Answered", status: 401, hints: options.challenge }
-      : yield* probeChallenge(remote.url, remote.type === "sse")
+      : yield* probeChallenge(remote.url, remote.type === "sse", displayUrl(server))
     if (probe._tag === "Unreachable") {
       return yield* new ServerUnavailable({
         server: server.name,
@@ -333,7 +335,7 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
         Effect.flatMap((secrets): Effect.Effect<never, ServerUnavailable | ConfigError> => {
           const error = unwrap(failure)
           const said = error instanceof Error ? error.message : String(error)
-          const unreachable = networkFailure(error, remote.url)
+          const unreachable = networkFailure(error, displayUrl(server))
           if (unreachable) {
             return new ServerUnavailable({
               server: server.name,

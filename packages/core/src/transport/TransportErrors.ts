@@ -173,7 +173,8 @@ export const networkFailure = (error: unknown, url: string): string | undefined 
   try {
     host = new URL(url).host
   } catch {
-    // not a URL: name it as written
+    // Not a URL: never named as it is (an expanded secret could be anywhere in it).
+    host = "the server"
   }
   return NETWORK_REASONS[code]!(host)
 }
