@@ -10,12 +10,11 @@
  *   `Transport.layer` + `ConnectionPool.layer` + `Permission.layer` with an allow rule for the tool,
  *   `Prompter.layerNone` and `RuleWriter.layerNoop` + `ToolRegistry.layer`, `registry.call(...)`),
  *   the loop itself written in Effect: every call is checked against the rules, as users run it.
- * - raw side: `@modelcontextprotocol/sdk` `Client` + its own transports, `client.callTool(...)`.
+ * - raw side: SDK v2 `@modelcontextprotocol/client` `Client` + its own transports, `client.callTool(...)`.
  */
 import { Processes } from "@mcpctl/testing"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"

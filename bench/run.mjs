@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick] [-- --out FILE]`: mcpctl side by side with the raw
-// @modelcontextprotocol/sdk client (the floor) against the same lean servers, in one run.
+// SDK v2 client (@modelcontextprotocol/client) (the floor) against the same lean servers, in one run.
 // Prints a table of medians (min–max) and the ratio mcpctl / raw SDK, and writes the figures as
 // JSON (bench/results.json; --quick writes bench/results.local.json unless --out says otherwise).
 // It exits non-zero only when a run fails (the harness or a command under test is broken), never
@@ -316,7 +316,7 @@ const steps = {
     const s = await alternate("startup", ["node", "sdk", "mcpctl"], plan.startup, async (side) => {
       if (side === "node") return run(node, ["-e", "0"], { cpu: true })
       if (side === "sdk") {
-        return run(node, ["--input-type=module", "-e", "await import('@modelcontextprotocol/sdk/client/index.js'); await import('@modelcontextprotocol/sdk/client/stdio.js')"], { cpu: true })
+        return run(node, ["--input-type=module", "-e", "await import('@modelcontextprotocol/client'); await import('@modelcontextprotocol/client/stdio')"], { cpu: true })
       }
       return run(node, [cli, "--version"], { cpu: true })
     })

@@ -2,8 +2,8 @@
 // The raw-SDK floor for "cold start": what `mcpctl tools --json` does, with nothing else. Connects
 // to one stdio server, lists its tools, prints them as JSON, closes, exits.
 //   node cold-start.mjs <command> [args...]
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { Client } from "@modelcontextprotocol/client"
 
 const [command, ...args] = process.argv.slice(2)
 const client = new Client({ name: "raw-bench", version: "1.0.0" })

@@ -4,8 +4,8 @@
 // prints one JSON report, closes them all, exits.
 //   node fan-out.mjs <batch: 0 = all at once> <settings.json>
 import { readFileSync } from "node:fs"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { Client } from "@modelcontextprotocol/client"
 
 const batch = Number(process.argv[2] ?? 0)
 const servers = Object.entries(JSON.parse(readFileSync(process.argv[3], "utf8")).mcpServers)

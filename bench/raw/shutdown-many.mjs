@@ -2,8 +2,8 @@
 // The raw-SDK side of "shutdown with N stubborn servers": a careful host on the SDK alone connects
 // N stdio servers, says "ready" on stdout, and on SIGINT closes every client at once, then exits.
 //   node shutdown-many.mjs <count> <command> [args...]   (args: "{i}" is replaced by the index)
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { Client } from "@modelcontextprotocol/client"
 
 const [count, command, ...args] = process.argv.slice(2)
 const clients = await Promise.all(Array.from({ length: Number(count) }, async (_, i) => {

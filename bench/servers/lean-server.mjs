@@ -6,8 +6,7 @@
 //   node lean-server.mjs              stdio
 //   node lean-server.mjs --http [P]   Streamable HTTP on 127.0.0.1:P (0 = any free port), stateful
 //                                     sessions, JSON responses; prints "listening <url>" on stdout
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Server } from "@modelcontextprotocol/server"
 
 const tools = [
   {
@@ -20,8 +19,8 @@ const tools = [
 
 const makeServer = () => {
   const server = new Server({ name: "lean-server", version: "1.0.0" }, { capabilities: { tools: {} } })
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler("tools/list", async () => ({ tools }))
+  server.setRequestHandler("tools/call", async (request) => {
     if (request.params.name !== "echo") {
       return { content: [{ type: "text", text: `unknown tool ${request.params.name}` }], isError: true }
     }
@@ -32,12 +31,12 @@ const makeServer = () => {
 
 const httpIndex = process.argv.indexOf("--http")
 if (httpIndex === -1) {
-  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js")
+  const { StdioServerTransport } = await import("@modelcontextprotocol/server/stdio")
   await makeServer().connect(new StdioServerTransport())
 } else {
   const { createServer } = await import("node:http")
   const { randomUUID } = await import("node:crypto")
-  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js")
+  const { NodeStreamableHTTPServerTransport: StreamableHTTPServerTransport } = await import("@modelcontextprotocol/node")
   const port = Number(process.argv[httpIndex + 1] ?? 0) || 0
   /** Live sessions by id: one Server + transport per client, as the SDK's stateful example does. */
   const sessions = new Map()

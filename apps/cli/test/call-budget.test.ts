@@ -6,7 +6,7 @@
  */
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client } from "@modelcontextprotocol/client"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { run, serveTransport, workspace } from "./support.js"

@@ -2,7 +2,7 @@
  * Runs the built CLI as a real process, the way a user or a script does: its own MCPCTL_HOME and
  * settings files in a temp dir, stdout/stderr captured, the exit code returned.
  */
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"

@@ -5,7 +5,7 @@
  */
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client } from "@modelcontextprotocol/client"
 import { join } from "node:path"
 import { repoRoot, serveTransport, workspace } from "./support.js"
 

@@ -6,8 +6,7 @@
  */
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Client } from "@modelcontextprotocol/client"
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { run, serveTransport, workspace } from "./support.js"
@@ -72,7 +71,7 @@ describe("mcpctl trust and pinned tool definitions", () => {
     await mcpctl("trust", "calc")
     const client = new Client({ name: "test", version: "1" })
     let changed: () => void = () => undefined
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed())
+    client.setNotificationHandler("notifications/tools/list_changed", async () => changed())
     const nextChange = () => new Promise<void>((resolve) => (changed = resolve))
     await client.connect(serveTransport(["--config", settings], { MCPCTL_HOME: ws.home }))
     try {

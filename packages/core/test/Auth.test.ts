@@ -1,6 +1,6 @@
 import { Fixtures } from "@mcpctl/testing"
 import { describe, expect, it } from "@effect/vitest"
-import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
+import { auth, UnauthorizedError } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import { createHash } from "node:crypto"
 import * as http from "node:http"

@@ -195,7 +195,7 @@ const waitCall = (signal?: AbortSignal) =>
     pool.run(
       "alpha",
       "tools/call",
-      (connection, signal) => connection.client.callTool({ name: "wait", arguments: {} }, undefined, { signal }),
+      (connection, signal) => connection.client.callTool({ name: "wait", arguments: {} }, { signal }),
       { signal }
     ))
 

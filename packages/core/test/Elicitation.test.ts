@@ -12,13 +12,7 @@ import { McpConfig } from "@mcpctl/core/McpConfig"
 import { defaultLimits, type ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { InMemory } from "@mcpctl/testing"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  UrlElicitationRequiredError
-} from "@modelcontextprotocol/sdk/types.js"
+import { Server, UrlElicitationRequiredError, ProtocolErrorCode } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -92,13 +86,13 @@ const shop = () => {
     const s = new Server({ name: "shop", version: "1" }, { capabilities: { tools: {} } })
     state.instance = s
     s.oninitialized = () => void (state.capabilities = s.getClientCapabilities())
-    s.setRequestHandler(ListToolsRequestSchema, () => ({
+    s.setRequestHandler("tools/list", () => ({
       tools: [
         { name: "ask", inputSchema: { type: "object", properties: {} } },
         { name: "pay", inputSchema: { type: "object", properties: {} } }
       ]
     }))
-    s.setRequestHandler(CallToolRequestSchema, async (request) => {
+    s.setRequestHandler("tools/call", async (request) => {
       if (request.params.name === "ask") {
         const answer = await s.elicitInput({
           mode: "form",
@@ -180,7 +174,7 @@ describe("Elicitation through the host", () => {
       const { factory, state } = shop()
       const registry = yield* registryOf(factory, Elicitation.layerDecline)
       const error = yield* Effect.flip(registry.call("mcp__shop__pay", {}))
-      expect(error).toMatchObject({ _tag: "McpRequestError", code: ErrorCode.UrlElicitationRequired })
+      expect(error).toMatchObject({ _tag: "McpRequestError", code: ProtocolErrorCode.UrlElicitationRequired })
       expect(state.calls).toBe(1)
     }))
 })

@@ -10,8 +10,7 @@ import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { InMemory } from "@mcpctl/testing"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, ListToolsRequestSchema, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js"
+import { Server, UrlElicitationRequiredError } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -42,8 +41,8 @@ const payServer = (url: string) => {
   const factory: InMemory.ServerFactory = () => {
     const s = new Server({ name: "shop", version: "1" }, { capabilities: { tools: {} } })
     state.instance = s
-    s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "pay", inputSchema: { type: "object", properties: {} } }] }))
-    s.setRequestHandler(CallToolRequestSchema, async () => {
+    s.setRequestHandler("tools/list", () => ({ tools: [{ name: "pay", inputSchema: { type: "object", properties: {} } }] }))
+    s.setRequestHandler("tools/call", async () => {
       state.calls++
       if (state.calls === 1) throw new UrlElicitationRequiredError([{ mode: "url", message: "Link", url, elicitationId: "e1" }])
       return { content: [{ type: "text", text: "paid" }] }

@@ -8,18 +8,8 @@ import { Gateway } from "@mcpctl/core/Gateway"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { InMemory } from "@mcpctl/testing"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import { Server } from "@modelcontextprotocol/server"
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -32,21 +22,21 @@ import * as Path from "node:path"
 /** A server with a `slow` tool that waits until it is cancelled, and one resource and prompt named after it. */
 const server = (me: string, cancelled: Array<string>) => (): Server => {
   const s = new Server({ name: me, version: "1" }, { capabilities: { tools: {}, resources: {}, prompts: {} } })
-  s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "slow", inputSchema: { type: "object", properties: {} } }] }))
-  s.setRequestHandler(CallToolRequestSchema, (_request, extra) =>
+  s.setRequestHandler("tools/list", () => ({ tools: [{ name: "slow", inputSchema: { type: "object", properties: {} } }] }))
+  s.setRequestHandler("tools/call", (_request, ctx) =>
     new Promise((resolve) => {
-      extra.signal.addEventListener("abort", () => {
+      ctx.mcpReq.signal.addEventListener("abort", () => {
         cancelled.push(me)
         resolve({ content: [{ type: "text", text: "cancelled" }] })
       })
     }))
-  s.setRequestHandler(ListResourcesRequestSchema, () => ({
+  s.setRequestHandler("resources/list", () => ({
     resources: [{ uri: "test://shared", name: "shared" }, { uri: `test://${me}`, name: me }]
   }))
-  s.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
-  s.setRequestHandler(ReadResourceRequestSchema, (r) => ({ contents: [{ uri: r.params.uri, text: `from ${me}` }] }))
-  s.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: "hello" }] }))
-  s.setRequestHandler(GetPromptRequestSchema, () => ({ messages: [{ role: "user", content: { type: "text", text: `hello from ${me}` } }] }))
+  s.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }))
+  s.setRequestHandler("resources/read", (r) => ({ contents: [{ uri: r.params.uri, text: `from ${me}` }] }))
+  s.setRequestHandler("prompts/list", () => ({ prompts: [{ name: "hello" }] }))
+  s.setRequestHandler("prompts/get", () => ({ messages: [{ role: "user", content: { type: "text", text: `hello from ${me}` } }] }))
   return s
 }
 

@@ -11,23 +11,8 @@ import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { McpRequestError, ServerUnavailable, UsageError } from "@mcpctl/core/Errors"
 import { InMemory } from "@mcpctl/testing"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  type LoggingLevel,
-  McpError,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import { type LoggingLevel, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -69,31 +54,31 @@ const seen = { levels: [] as Array<{ server: string; level: LoggingLevel }> }
  */
 const postgresLike = () => {
   const server = new Server({ name: "pg", version: "1" }, { capabilities: { resources: {}, tools: {}, logging: {} } })
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  server.setRequestHandler("resources/list", () => ({
     resources: [{ uri: "postgres://db/users/schema", name: "users table schema", mimeType: "application/json" }]
   }))
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+  server.setRequestHandler("resources/read", (request) => {
     const m = /^postgres:\/\/db\/(\w+)\/schema$/.exec(request.params.uri)
-    if (!m) throw new McpError(-32002, `Resource not found: ${request.params.uri}`)
+    if (!m) throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource not found: ${request.params.uri}`)
     return { contents: [{ uri: request.params.uri, mimeType: "application/json", text: JSON.stringify({ table: m[1] }) }] }
   })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler("tools/list", () => ({
     tools: [{ name: "query", inputSchema: { type: "object", properties: { sql: { type: "string" } }, required: ["sql"] } }]
   }))
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    if (request.params.name !== "query") throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}`)
-    const token = request.params._meta?.progressToken
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    if (request.params.name !== "query") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}`)
+    const token = ctx.mcpReq._meta?.progressToken
     if (token !== undefined) {
       for (const progress of [1, 2]) {
-        await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total: 2, message: `step ${progress}` } })
+        await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress, total: 2, message: `step ${progress}` } })
       }
     }
     if (String(request.params.arguments?.sql).startsWith("SELEC ")) {
-      throw new McpError(ErrorCode.InternalError, 'syntax error at or near "SELEC"')
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'syntax error at or near "SELEC"')
     }
     return { content: [{ type: "text", text: "1 row" }] }
   })
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler("logging/setLevel", (request) => {
     seen.levels.push({ server: "pg", level: request.params.level })
     return {}
   })
@@ -104,23 +89,23 @@ const postgresLike = () => {
 const notesServer = () => {
   const server = new Server({ name: "notes", version: "1" }, { capabilities: { resources: {}, prompts: {}, completions: {} } })
   const ids = ["alpha", "beta", "bravo"]
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }))
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler("resources/list", () => ({ resources: [] }))
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [{ uriTemplate: "notes://{id}", name: "note", mimeType: "text/plain" }]
   }))
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+  server.setRequestHandler("resources/read", (request) => {
     const id = request.params.uri.slice("notes://".length)
-    if (!ids.includes(id)) throw new McpError(-32002, `Resource not found: ${request.params.uri}`)
+    if (!ids.includes(id)) throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource not found: ${request.params.uri}`)
     return { contents: [{ uri: request.params.uri, mimeType: "text/plain", text: `note ${id}` }] }
   })
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+  server.setRequestHandler("prompts/list", () => ({
     prompts: [{ name: "summarize", arguments: [{ name: "id", required: true }] }]
   }))
-  server.setRequestHandler(GetPromptRequestSchema, (request) => {
-    if (!request.params.arguments?.id) throw new McpError(ErrorCode.InvalidParams, "MCP error -32602: missing argument id")
+  server.setRequestHandler("prompts/get", (request) => {
+    if (!request.params.arguments?.id) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "MCP error -32602: missing argument id")
     return { messages: [{ role: "user", content: { type: "text", text: `summarize ${request.params.arguments.id}` } }] }
   })
-  server.setRequestHandler(CompleteRequestSchema, (request) => ({
+  server.setRequestHandler("completion/complete", (request) => ({
     completion: { values: ids.filter((id) => id.startsWith(request.params.argument.value)) }
   }))
   return server
@@ -186,7 +171,7 @@ describe("serve answers what the client asks", () => {
       const client = yield* connect
       const progress: Array<{ progress: number; total?: number; message?: string }> = []
       const result = yield* Effect.promise(() =>
-        client.callTool({ name: "mcp__pg__query", arguments: { sql: "SELECT 1" } }, undefined, { onprogress: (p) => void progress.push(p) })
+        client.callTool({ name: "mcp__pg__query", arguments: { sql: "SELECT 1" } }, { onprogress: (p) => void progress.push(p) })
       )
       expect(result.content).toEqual([{ type: "text", text: "1 row" }])
       expect(progress).toEqual([
@@ -235,16 +220,16 @@ describe("serve answers what the client asks", () => {
  */
 const readsAnything = (me: string) => () => {
   const server = new Server({ name: me, version: "1" }, { capabilities: { resources: {}, prompts: {}, completions: {}, logging: {} } })
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [{ uri: `${me}://listed`, name: "listed" }] }))
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler("resources/list", () => ({ resources: [{ uri: `${me}://listed`, name: "listed" }] }))
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [{ uriTemplate: `${me}://{id}`, name: "item" }, { uriTemplate: "shared://{id}", name: "shared" }]
   }))
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
+  server.setRequestHandler("resources/read", (request) => ({
     contents: [{ uri: request.params.uri, text: `from ${me}` }]
   }))
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: "p", arguments: [{ name: "x" }] }] }))
-  server.setRequestHandler(CompleteRequestSchema, () => ({ completion: { values: [`${me}-value`] } }))
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler("prompts/list", () => ({ prompts: [{ name: "p", arguments: [{ name: "x" }] }] }))
+  server.setRequestHandler("completion/complete", () => ({ completion: { values: [`${me}-value`] } }))
+  server.setRequestHandler("logging/setLevel", (request) => {
     seen.levels.push({ server: me, level: request.params.level })
     return {}
   })

@@ -7,8 +7,7 @@ import { defaultLimits } from "@mcpctl/core/ServerConfig"
 import { RemoteAuth } from "@mcpctl/core/SignIn"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Fixtures, InMemory } from "@mcpctl/testing"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Server } from "@modelcontextprotocol/server"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
@@ -127,8 +126,8 @@ const server = Fixtures.inMemory("notes")
 /** A server with one tool that logs at two levels before it answers. */
 const notes: InMemory.ServerFactory = () => {
   const s = new Server({ name: "notes", version: "1" }, { capabilities: { tools: {}, logging: {} } })
-  s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "write", inputSchema: { type: "object" } }] }))
-  s.setRequestHandler(CallToolRequestSchema, async () => {
+  s.setRequestHandler("tools/list", () => ({ tools: [{ name: "write", inputSchema: { type: "object" } }] }))
+  s.setRequestHandler("tools/call", async () => {
     await s.sendLoggingMessage({ level: "debug", data: "quiet" })
     await s.sendLoggingMessage({ level: "warning", logger: "disk", data: "almost full" })
     return { content: [{ type: "text", text: "written" }] }

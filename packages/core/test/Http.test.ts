@@ -1,6 +1,5 @@
 import { Everything } from "@mcpctl/testing"
 import { describe, expect, it } from "@effect/vitest"
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as Effect from "effect/Effect"
 import type { ChildProcess } from "node:child_process"
 import { getEventListeners } from "node:events"
@@ -10,6 +9,7 @@ import { afterAll, beforeAll } from "vitest"
 import { fetchWithTimeout, RequestTimeoutError } from "../src/transport/Http.js"
 import { isAuthError, isTerminalTransportError, shouldFallBackToSse } from "../src/transport/TransportErrors.js"
 import { closeServer, connect, connectError, listen, textOf } from "./support/remote.js"
+import { SdkHttpError } from "@modelcontextprotocol/client"
 
 const { startEverything, stopServer: stop } = Everything
 
@@ -67,7 +67,6 @@ describe("server-everything", () => {
       const result = yield* Effect.promise(() =>
         client.callTool(
           { name: "trigger-long-running-operation", arguments: { duration: 2, steps: 4 } },
-          undefined,
           { onprogress: (p) => progress.push(p.progress), timeout: 10_000 }
         )
       )
@@ -81,7 +80,7 @@ describe("server-everything", () => {
   it.effect("auto: an SSE-only server answers the Streamable HTTP POST with 4xx, so SSE is next", () =>
     Effect.gen(function*() {
       const error = yield* Effect.scoped(connectError({ url: `http://127.0.0.1:${sse!.port}/sse` }, "http"))
-      expect(error).toBeInstanceOf(StreamableHTTPError)
+      expect(error).toBeInstanceOf(SdkHttpError)
       expect(shouldFallBackToSse(error)).toBe(true)
       expect(isAuthError(error)).toBe(false)
     }))

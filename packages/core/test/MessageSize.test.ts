@@ -4,8 +4,7 @@
  * fails its own request at once, naming the size and the limit, and memory stays bounded.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import { Client, ProtocolError } from "@modelcontextprotocol/client"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
@@ -66,7 +65,7 @@ const connect = (opened: { readonly transport: Parameters<Client["connect"]>[0] 
 const failure = (client: Client, name: string, args: Record<string, unknown> = {}) =>
   Effect.promise(async () => {
     const started = Date.now()
-    const error = await client.callTool({ name, arguments: args }, undefined, { timeout: 20_000 }).then(
+    const error = await client.callTool({ name, arguments: args }, { timeout: 20_000 }).then(
       () => undefined,
       (e: unknown) => e
     )
@@ -76,9 +75,9 @@ const failure = (client: Client, name: string, args: Record<string, unknown> = {
 const LIMIT = 1024 * 1024
 
 const expectTooLarge = (error: unknown) => {
-  expect(error).toBeInstanceOf(McpError)
-  expect((error as McpError).code).toBe(MESSAGE_TOO_LARGE)
-  expect((error as McpError).message).toMatch(/server "h" sent a message of .*bytes.*over the limit of 1,048,576 bytes \(1 MiB\)/)
+  expect(error).toBeInstanceOf(ProtocolError)
+  expect((error as ProtocolError).code).toBe(MESSAGE_TOO_LARGE)
+  expect((error as ProtocolError).message).toMatch(/server "h" sent a message of .*bytes.*over the limit of 1,048,576 bytes \(1 MiB\)/)
 }
 
 describe("stdio", () => {

@@ -21,13 +21,9 @@ import { listPrompts, listResources, listResourceTemplates } from "@mcpctl/core/
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import { McpRequestError, SessionExpired, TransportFailure } from "@mcpctl/core/Errors"
-import { Server as LowLevelServer } from "@modelcontextprotocol/sdk/server/index.js"
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import {
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import { Server as LowLevelServer } from "@modelcontextprotocol/server"
+import type { Server } from "@modelcontextprotocol/server"
+import type { Transport as SdkTransport } from "@modelcontextprotocol/client"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -405,15 +401,15 @@ describe("cache invalidation", () => {
         { name: "lists", version: "1.0.0" },
         { capabilities: { resources: { listChanged: true }, prompts: { listChanged: true } } }
       )
-      server.setRequestHandler(ListResourcesRequestSchema, () => {
+      server.setRequestHandler("resources/list", () => {
         listings.resources++
         return { resources: [{ uri: "test://a", name: "a" }] }
       })
-      server.setRequestHandler(ListResourceTemplatesRequestSchema, () => {
+      server.setRequestHandler("resources/templates/list", () => {
         listings.templates++
         return { resourceTemplates: [{ uriTemplate: "test://{x}", name: "x" }] }
       })
-      server.setRequestHandler(ListPromptsRequestSchema, () => {
+      server.setRequestHandler("prompts/list", () => {
         listings.prompts++
         return { prompts: [{ name: "p" }] }
       })
@@ -615,29 +611,56 @@ describe("long-lived use", () => {
   })
 })
 
-describe("notificationFastPath", () => {
-  const { notificationFastPath } = Resilience
+describe("notifications nobody handles", () => {
+  const notification = (method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: "2.0" as const, method, params })
 
-  it("hands a notification to the client's handler, and drops one nobody handles", async () => {
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
-    const { LoggingMessageNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js")
-    const client = new Client({ name: "t", version: "0" })
-    const seen: Array<unknown> = []
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.push(n.params.data))
-    const notify = notificationFastPath(client)!
-    notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hello" } })
-    notify({ jsonrpc: "2.0", method: "notifications/unknown", params: {} })
-    // Progress for a request that is not ours is dropped quietly (the SDK built an error for each).
-    const errors: Array<Error> = []
-    client.onerror = (e) => void errors.push(e)
-    notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 99, progress: 1 } })
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(seen).toEqual(["hello"])
-    expect(errors).toEqual([])
+  it("reach the SDK only with a handler; progress only for a request in flight", async () => {
+    const { HostClient, listensTo } = await import("../src/internal/pool/hostClient.js")
+    const client = new HostClient({ name: "t", version: "0" })
+    client.setNotificationHandler("notifications/message", () => undefined)
+    // The SDK's constructor registers progress itself; the record sees it.
+    expect(listensTo(client)("notifications/progress")).toBe(true)
+    const delivered: Array<string> = []
+    const transport = {
+      start: async () => undefined,
+      close: async () => undefined,
+      send: async () => undefined,
+      onmessage: (m: unknown) => {
+        const { method, id } = m as { method?: string; id?: number }
+        delivered.push(method ?? `answer ${id}`)
+      }
+    } as unknown as SdkTransport
+    Resilience.answerInvalidResponses(transport, "s", undefined, listensTo(client))
+    const receive = (m: unknown) => transport.onmessage!(m as never)
+    receive(notification("notifications/message", { level: "info", data: "hello" }))
+    receive(notification("notifications/unknown"))
+    receive(notification("notifications/progress", { progressToken: 7, progress: 1 }))
+    await transport.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x", _meta: { progressToken: 7 } } })
+    receive(notification("notifications/progress", { progressToken: 7, progress: 2 }))
+    // A server's own request with the same id is no answer to ours.
+    receive({ jsonrpc: "2.0", id: 7, method: "ping" })
+    receive(notification("notifications/progress", { progressToken: 7, progress: 3 }))
+    receive({ jsonrpc: "2.0", id: 7, result: { content: [] } })
+    receive(notification("notifications/progress", { progressToken: 7, progress: 4 }))
+    client.removeNotificationHandler("notifications/message")
+    receive(notification("notifications/message", { level: "info", data: "again" }))
+    expect(delivered).toEqual([
+      "notifications/message",
+      "notifications/progress",
+      "ping",
+      "notifications/progress",
+      "answer 7"
+    ])
   })
 
-  it("is absent when the client has no SDK internals to use", () => {
-    expect(notificationFastPath({})).toBeUndefined()
+  it("all reach a client that is not a HostClient, or one with a fallback handler", async () => {
+    const { Client } = await import("@modelcontextprotocol/client")
+    const { HostClient, listensTo } = await import("../src/internal/pool/hostClient.js")
+    expect(listensTo(new Client({ name: "t", version: "0" }))("notifications/unknown")).toBe(true)
+    const host = new HostClient({ name: "t", version: "0" })
+    expect(listensTo(host)("notifications/unknown")).toBe(false)
+    host.fallbackNotificationHandler = async () => undefined
+    expect(listensTo(host)("notifications/unknown")).toBe(true)
   })
 
   it.live("a flood of 200,000 notifications during one call costs little CPU (was 95 s per million)", () =>

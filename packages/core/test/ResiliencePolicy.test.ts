@@ -5,8 +5,7 @@
  * fault-injecting transports, are in Resilience.test.ts.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import type { Transport as SdkTransport, JSONRPCMessage } from "@modelcontextprotocol/server"
 import { McpRequestError, SessionExpired, TransportFailure } from "../src/Errors.js"
 import type { RequestError } from "../src/pool/RequestErrors.js"
 import { afterRequest, answerInvalidResponses, DEGRADED_AFTER, mayResend, type Outcome } from "../src/pool/Resilience.js"

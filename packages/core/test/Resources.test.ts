@@ -1,8 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Host, InMemory } from "@mcpctl/testing"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { ListResourcesRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Server } from "@modelcontextprotocol/server"
 import * as Resources from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
@@ -199,7 +198,7 @@ layer(hostLayer(), { timeout: 60_000 })("Resources against server-everything (st
  */
 const withoutTemplates = () => {
   const server = new Server({ name: "pg", version: "1" }, { capabilities: { resources: {}, prompts: {} } })
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  server.setRequestHandler("resources/list", () => ({
     resources: [{ uri: "postgres://db/users/schema", name: "users table schema" }]
   }))
   return server

@@ -4,11 +4,18 @@
  * signal). Through the SDK client against the hostile fixture, and directly.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client } from "@modelcontextprotocol/client"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import { makeStatic } from "../src/config/SettingsLoad.js"
 import { linearRegExp, makeSchemaValidator } from "../src/pool/SchemaValidator.js"
+import { Host } from "@mcpctl/testing"
+import { McpConfig } from "@mcpctl/core/McpConfig"
+import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import { Transport } from "@mcpctl/core/Transport"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { openStdio } from "../src/transport/Stdio.js"
 
 const catastrophic = "a".repeat(40) + "!"
@@ -60,4 +67,21 @@ describe("makeSchemaValidator", () => {
       expect(Date.now() - started).toBeLessThan(2_000)
       expect(error?.message).toMatch(/Structured content does not match the tool's output schema: data\/s must match pattern/)
     }))
+
+  it.live("through the catalogue's call path too: the SDK checks the result against the listed outputSchema", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      yield* registry.list()
+      const started = Date.now()
+      const error = yield* Effect.flip(registry.call("mcp__h__redos", {}))
+      expect(Date.now() - started).toBeLessThan(2_000)
+      expect(error.message).toMatch(/Structured content does not match the tool's output schema: data\/s must match pattern/)
+    }).pipe(Effect.provide(Host.layer({
+      config: McpConfig.layerStatic({
+        servers: { h: { command: process.execPath, args: [fixtures.hostileServer] } },
+        permissions: { allow: ["mcp__h__*"] },
+        home: mkdtempSync(join(tmpdir(), "mcpctl-schema-"))
+      }),
+      transport: Transport.layer
+    }))))
 })

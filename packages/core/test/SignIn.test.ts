@@ -13,7 +13,7 @@ import {
 } from "@mcpctl/core/SignIn"
 import { McpctlOAuthProvider } from "@mcpctl/core/TokenStore"
 import { InMemory } from "@mcpctl/testing"
-import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js"
+import { ClientCredentialsProvider } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -119,4 +119,23 @@ describe("withInlineAuth", () => {
       expect(runs).toBe(2)
       expect(Context.get(context, RemoteAuth).inline).toBe(true)
     }))
+})
+
+describe("ChallengeRecordingProvider", () => {
+  it("never stores its placeholder client, which SDK v2 saves back stamped with the issuer", async () => {
+    const { mkdtempSync } = await import("node:fs")
+    const { tmpdir } = await import("node:os")
+    const { join } = await import("node:path")
+    const home = mkdtempSync(join(tmpdir(), "mcpctl-challenge-"))
+    const options = { home, serverName: "web", serverUrl: "https://example.com/mcp" }
+    const probe = new ChallengeRecordingProvider(options)
+    const placeholder = await probe.clientInformation()
+    expect(placeholder?.client_id).toBeDefined()
+    await probe.saveClientInformation({ ...placeholder!, issuer: "https://auth.example.com" } as typeof placeholder & {})
+    // The real sign-in then registers a client of its own.
+    expect(await new McpctlOAuthProvider(options).clientInformation()).toBeUndefined()
+    // A real registration still goes to the store.
+    await probe.saveClientInformation({ client_id: "registered" })
+    expect((await new McpctlOAuthProvider(options).clientInformation())?.client_id).toBe("registered")
+  })
 })

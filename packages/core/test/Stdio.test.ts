@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { Client } from "@modelcontextprotocol/client"
+import type { Transport } from "@modelcontextprotocol/client"
 import { Fixtures, Processes } from "@mcpctl/testing"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -152,6 +152,22 @@ describe("openStdio", () => {
         )
       )
       expect(error?.code).toBe("EPIPE")
+    }))
+
+  it.scoped("is a stdio transport to SDK v2: pid and stderr, as its own stdio transport has", () =>
+    Effect.gen(function* () {
+      const script = "process.stderr.write('from the server\\n'); setInterval(() => {}, 1000)"
+      const config: StdioServerConfig = { command: process.execPath, args: ["-e", script] }
+      const opened = yield* openStdio(resolved("stderr", config), config)
+      const transport = opened.transport as StdioChildTransport
+      // How SDK v2 tells stdio from HTTP when it probes a server's era.
+      expect("pid" in transport && "stderr" in transport).toBe(true)
+      expect(transport.pid).toBeGreaterThan(0)
+      const seen = yield* Effect.promise(() =>
+        new Promise<string>((resolve) => transport.stderr!.on("data", (text: string) => resolve(String(text))))
+      )
+      expect(seen).toContain("from the server")
+      expect(opened.diagnostics()).toContain("from the server")
     }))
 
   it.scoped("keeps only a bounded tail of stderr", () =>

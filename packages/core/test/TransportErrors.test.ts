@@ -1,8 +1,6 @@
 import { Everything } from "@mcpctl/testing"
 import { describe, expect, it } from "@effect/vitest"
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import { RequestTimeoutError } from "../src/transport/Http.js"
 import {
@@ -83,16 +81,16 @@ describe("predicates on real SDK errors", () => {
 describe("isSessionExpired", () => {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null })
   it("404 with -32001 in the body", () => {
-    expect(isSessionExpired(new StreamableHTTPError(404, `Error POSTing to endpoint: ${body}`))).toBe(true)
+    expect(isSessionExpired(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${body}`, { status: 404 }))).toBe(true)
   })
   it("404 without -32001 only when the request carried a session id", () => {
-    const error = new StreamableHTTPError(404, "Error POSTing to endpoint: Not Found")
+    const error = new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: Not Found", { status: 404 })
     expect(isSessionExpired(error)).toBe(false)
     expect(isSessionExpired(error, { sessionId: "abc" })).toBe(true)
   })
   it("not for other statuses, nor for the SDK's own request timeout (McpError -32001)", () => {
-    expect(isSessionExpired(new StreamableHTTPError(400, `Error POSTing to endpoint: ${body}`))).toBe(false)
-    expect(isSessionExpired(new McpError(-32001, "Request timed out"))).toBe(false)
+    expect(isSessionExpired(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${body}`, { status: 400 }))).toBe(false)
+    expect(isSessionExpired(new ProtocolError(-32001, "Request timed out"))).toBe(false)
     expect(isSessionExpired(new Error("404 -32001"))).toBe(false)
     expect(isSessionExpired(undefined)).toBe(false)
   })
@@ -104,13 +102,13 @@ describe("isSessionExpired", () => {
 describe("isAuthError", () => {
   it("401 and UnauthorizedError", () => {
     expect(isAuthError(new UnauthorizedError())).toBe(true)
-    expect(isAuthError(new StreamableHTTPError(401, "Error POSTing to endpoint: "))).toBe(true)
+    expect(isAuthError(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: ", { status: 401 }))).toBe(true)
     expect(isAuthError(new WebSocketHandshakeError(401, "refused"))).toBe(true)
     expect(isAuthError(new Error("Error POSTing to endpoint (HTTP 401): nope"))).toBe(true)
   })
   it("not other statuses or plain errors", () => {
-    expect(isAuthError(new StreamableHTTPError(403, "forbidden"))).toBe(false)
-    expect(isAuthError(new StreamableHTTPError(404, "x"))).toBe(false)
+    expect(isAuthError(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "forbidden", { status: 403 }))).toBe(false)
+    expect(isAuthError(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: 404 }))).toBe(false)
     expect(isAuthError(Object.assign(new Error("x"), { code: 401 }))).toBe(false)
     expect(isAuthError("401")).toBe(false)
   })
@@ -137,20 +135,20 @@ describe("isTerminalTransportError", () => {
   it("not: fetch failed without such a cause, HTTP errors, protocol errors", () => {
     expect(isTerminalTransportError(new TypeError("fetch failed"))).toBe(false)
     expect(isTerminalTransportError(new TypeError("fetch failed", { cause: new Error("invalid url") }))).toBe(false)
-    expect(isTerminalTransportError(new StreamableHTTPError(500, "boom"))).toBe(false)
-    expect(isTerminalTransportError(new McpError(-32601, "Method not found"))).toBe(false)
+    expect(isTerminalTransportError(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "boom", { status: 500 }))).toBe(false)
+    expect(isTerminalTransportError(new ProtocolError(-32601, "Method not found"))).toBe(false)
     expect(isTerminalTransportError(null)).toBe(false)
   })
 })
 
 describe("shouldFallBackToSse", () => {
   it.each([400, 403, 404, 405, 406, 415])("%i → SSE", (code) => {
-    expect(shouldFallBackToSse(new StreamableHTTPError(code, "x"))).toBe(true)
+    expect(shouldFallBackToSse(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: code }))).toBe(true)
   })
   it("not 401, 5xx, network errors or non-HTTP errors", () => {
-    expect(shouldFallBackToSse(new StreamableHTTPError(401, "x"))).toBe(false)
-    expect(shouldFallBackToSse(new StreamableHTTPError(500, "x"))).toBe(false)
-    expect(shouldFallBackToSse(new StreamableHTTPError(-1, "Unexpected content type"))).toBe(false)
+    expect(shouldFallBackToSse(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: 401 }))).toBe(false)
+    expect(shouldFallBackToSse(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: 500 }))).toBe(false)
+    expect(shouldFallBackToSse(new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, "Unexpected content type"))).toBe(false)
     expect(shouldFallBackToSse(new TypeError("fetch failed", { cause: Object.assign(new Error(), { code: "ECONNREFUSED" }) })))
       .toBe(false)
     expect(shouldFallBackToSse(Object.assign(new Error("x"), { code: 404 }))).toBe(false)

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import {
-  CallToolRequestSchema,
-  type JSONRPCMessage,
-  JSONRPCMessageSchema,
-  ListToolsRequestSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/core"
+import { Server } from "@modelcontextprotocol/server"
+import type { Transport as SdkTransport, JSONRPCMessage } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import { once } from "node:events"
 import type * as http from "node:http"
@@ -43,10 +38,10 @@ const startWsServer = async () => {
   wss.on("connection", (socket, request) => {
     seen.push({ headers: request.headers, protocol: socket.protocol })
     const server = new Server({ name: "ws-echo", version: "0.0.0" }, { capabilities: { tools: {} } })
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    server.setRequestHandler("tools/list", async () => ({
       tools: [{ name: "echo", description: "echo", inputSchema: { type: "object", properties: { message: { type: "string" } } } }]
     }))
-    server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+    server.setRequestHandler("tools/call", async (request) => ({
       content: [{ type: "text", text: `Echo: ${String(request.params.arguments?.message)}` }]
     }))
     void server.connect(new ServerSocketTransport(socket))

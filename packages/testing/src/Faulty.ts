@@ -5,9 +5,8 @@
  * swallow it (the server never answers) or answer it with garbage. The pool and everything above
  * it run unchanged, so each resilience rule is tested through the real code path.
  */
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { Transport as SdkTransport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client"
+import type { JSONRPCMessage, Transport as SdkTransport, TransportSendOptions } from "@modelcontextprotocol/client"
 import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
@@ -74,13 +73,10 @@ export const econnreset = (): Error =>
 
 /** What the SDK's Streamable HTTP client throws when the server no longer knows the session. */
 export const sessionExpired = (): Error =>
-  new StreamableHTTPError(
-    404,
-    `Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}`
-  )
+  new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}`, { status: 404 })
 
 /** What the SDK's Streamable HTTP client throws on a 401 without an OAuth provider. */
-export const unauthorized = (): Error => new StreamableHTTPError(401, "Error POSTing to endpoint: Unauthorized")
+export const unauthorized = (): Error => new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: Unauthorized", { status: 401 })
 
 /** A result that is not JSON-RPC at all, for the request it answers. */
 export const garbageFor = (message: JSONRPCMessage): unknown => ({

@@ -5,17 +5,8 @@
  */
 import { ServerUnavailable } from "@mcpctl/core/Errors"
 import { Transport } from "@mcpctl/core/Transport"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ErrorCode
-} from "@modelcontextprotocol/sdk/types.js"
-import { Server as LowLevelServer } from "@modelcontextprotocol/sdk/server/index.js"
+import { InMemoryTransport, ProtocolError, Server as LowLevelServer, ProtocolErrorCode } from "@modelcontextprotocol/server"
+import type { McpServer, Server, CallToolResult, Tool } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
@@ -79,7 +70,7 @@ export const scriptedServer = (
     { name: info.name ?? "scripted", version: info.version ?? "1.0.0" },
     { capabilities: { tools: { listChanged: true } } }
   )
-  server.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler("tools/list", () => {
     info.onRequest?.("tools/list")
     return {
     tools: tools.map((t) => ({
@@ -91,11 +82,11 @@ export const scriptedServer = (
     }))
     }
   })
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     info.onRequest?.("tools/call")
     const tool = tools.find((t) => t.name === request.params.name)
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}`)
-    return tool.call(request.params.arguments ?? {}, { signal: extra.signal, requestId: extra.requestId })
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}`)
+    return tool.call(request.params.arguments ?? {}, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id })
   })
   return server
 }

@@ -7,7 +7,7 @@
  * the provider only records that sign-in is needed (the SDK then throws `UnauthorizedError` and
  * the pool reports `needs-auth`); `signIn` runs the interactive authorization-code flow.
  */
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js"
+import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/client"
 import * as Console from "effect/Console"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -22,6 +22,7 @@ import { sanitize } from "../content/Sanitize.js"
 import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
 import { displayUrl, redactSecrets } from "../Redact.js"
+import { SKIP_ISSUER_METADATA_VALIDATION } from "../transport/Http.js"
 import { networkFailure } from "../transport/TransportErrors.js"
 import { proxyFetch } from "../transport/Proxy.js"
 import {
@@ -373,9 +374,10 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       ...(hints.resourceMetadataUrl ? { resourceMetadataUrl: hints.resourceMetadataUrl } : {})
     }
     const run = (params: Parameters<typeof auth>[1], what: string) =>
-      Effect.tryPromise({ try: () => auth(provider, { ...params, fetchFn: proxyFetch() }), catch: (cause) => cause }).pipe(
-        Effect.catchAll(fail(what))
-      )
+      Effect.tryPromise({
+        try: () => auth(provider, { ...params, fetchFn: proxyFetch(), skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION }),
+        catch: (cause) => cause
+      }).pipe(Effect.catchAll(fail(what)))
     let first = yield* run(base, "discovering, registering or refreshing")
     // Refresh keeps the registration its token was issued to; only a browser flow needs a client
     // registered for this loopback port, which strict servers compare exactly.

@@ -7,9 +7,8 @@
  * What a person should read ("… needs sign-in", the URL to open) goes to Effect's `Console`
  * error stream (stderr by default); swap the `Console` to show it elsewhere.
  */
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js"
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js"
-import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js"
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client"
+import type { OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed } from "@modelcontextprotocol/client"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -56,6 +55,15 @@ export class ChallengeRecordingProvider extends McpctlOAuthProvider {
 
   override async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     return (await super.clientInformation()) ?? { client_id: PROBE_CLIENT_ID }
+  }
+
+  /**
+   * SDK v2 stamps the client it is handed with the authorization server's issuer and saves it
+   * back: the placeholder must not become the stored registration the real sign-in then uses.
+   */
+  override async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    if (info.client_id === PROBE_CLIENT_ID) return
+    await super.saveClientInformation(info)
   }
 
   override async redirectToAuthorization(url: URL): Promise<void> {

@@ -8,16 +8,8 @@
  * Secrets (tokens, client secrets) are only ever written to these files; `Redact.redactSecrets` scrubs
  * them out of any text that could reach a user or a log.
  */
-import {
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  UnauthorizedError
-} from "@modelcontextprotocol/sdk/client/auth.js"
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens
-} from "@modelcontextprotocol/sdk/shared/auth.js"
+import { UnauthorizedError } from "@modelcontextprotocol/client"
+import type { OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"

@@ -5,7 +5,7 @@
  * (`serve` re-advertising tools to its clients) both read hints through this module, so a missing
  * hint is never shown or passed on as "safe".
  */
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js"
+import type { ToolAnnotations } from "@modelcontextprotocol/client"
 
 /** The spec's defaults for a hint the server did not send (MCP 2025-06-18, ToolAnnotations). */
 export const HINT_DEFAULTS = {

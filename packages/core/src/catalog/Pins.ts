@@ -12,7 +12,7 @@
  * service keeps the store in memory, so checking a call is a map lookup, and writes it with the
  * one atomic writer and lock of `internal/files.ts`.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js"
+import type { Tool } from "@modelcontextprotocol/client"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"

@@ -4,17 +4,8 @@
  * Also the small protocol features a host needs around them: argument completion and the
  * server's log level.
  */
-import type {
-  CompleteResult,
-  GetPromptResult,
-  LoggingLevel,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate
-} from "@modelcontextprotocol/sdk/types.js"
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ErrorCode, LoggingMessageNotificationSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import type { CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Client } from "@modelcontextprotocol/client"
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type { ResolvedServer } from "../config/ServerConfig.js"
@@ -33,7 +24,7 @@ export interface ServerResource extends Resource {
 }
 
 /** A resource template with the server that offers it. */
-export interface ServerResourceTemplate extends ResourceTemplate {
+export interface ServerResourceTemplate extends ResourceTemplateType {
   readonly server: string
 }
 
@@ -43,6 +34,8 @@ export interface ServerPrompt extends Prompt {
 }
 
 
+// One request per page (as ToolRegistry's tools/list): SDK v2's list methods without a cursor
+// walk every page themselves and cache the result, past the bounds of Pagination.ts.
 const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
 
 /**
@@ -55,25 +48,25 @@ const emptyWhenNotImplemented = <A>(
 ) =>
 (c: Connection, signal: AbortSignal | undefined): Promise<Array<A>> =>
   fetch(c, signal).catch((error: unknown) => {
-    if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return []
+    if (ProtocolError.isInstance(error) && error.code === ProtocolErrorCode.MethodNotFound) return []
     throw error
   })
 
 const fetchResources = emptyWhenNotImplemented((c, signal) =>
   collectPages(c.server.name, "resources/list", async (cursor) => {
-    const r = await c.client.listResources(params(cursor), { signal })
+    const r = await c.client.request({ method: "resources/list", params: params(cursor) }, { signal })
     return { items: r.resources.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   }))
 
 const fetchTemplates = emptyWhenNotImplemented((c, signal) =>
   collectPages(c.server.name, "resources/templates/list", async (cursor) => {
-    const r = await c.client.listResourceTemplates(params(cursor), { signal })
+    const r = await c.client.request({ method: "resources/templates/list", params: params(cursor) }, { signal })
     return { items: r.resourceTemplates.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   }))
 
 const fetchPrompts = emptyWhenNotImplemented((c, signal) =>
   collectPages(c.server.name, "prompts/list", async (cursor) => {
-    const r = await c.client.listPrompts(params(cursor), { signal })
+    const r = await c.client.request({ method: "prompts/list", params: params(cursor) }, { signal })
     return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
   }))
 
@@ -421,7 +414,7 @@ export interface ServerLog {
  */
 export const forwardServerLogs =
   (threshold: LoggingLevel, write: (log: ServerLog) => void) => (client: Client, server: ResolvedServer): void =>
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler("notifications/message", (n) => {
       if (levelAtLeast(n.params.level, threshold)) {
         write({ server: server.name, level: n.params.level, logger: n.params.logger, data: n.params.data })
       }

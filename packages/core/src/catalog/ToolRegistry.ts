@@ -2,8 +2,8 @@
  * The catalogue: every connected server's tools as `McpTool`s named `mcp__<server>__<tool>`, and
  * the one call path (resolve → permission → `tools/call` with its timeout).
  */
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import { CallToolResultSchema, ErrorCode, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js"
+import { UrlElicitationRequiredError, ProtocolErrorCode } from "@modelcontextprotocol/client"
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -239,13 +239,25 @@ interface ToolList extends IndexedTools {
 /** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
 const toolsList = new ListKey<ToolList>("tools", "tools")
 
+/** What the SDK needs of a tool to validate its result (SchemaValidator caches by schema). */
+const toolDefinitionOf = (tool: McpTool): Tool => ({
+  name: tool.tool,
+  inputSchema: tool.inputSchema,
+  ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema })
+})
+
 const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() }
 
-/** Every tool a server lists, page by page, as it sent them. */
+/**
+ * Every tool a server lists, page by page, as it sent them. Each page is its own `tools/list`
+ * request: SDK v2's `listTools()` without a cursor walks all pages itself (capped at its own
+ * `listMaxPages`) and keeps the result in its response cache, which would bypass the bounds here
+ * and the connection's own list cache.
+ */
 const listAll = (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> =>
   // Bounded in pages, items and time (Pagination.ts): an endless cursor grew 50 MB/s.
   collectPages(connection.server.name, "tools/list", async (cursor) => {
-    const page = await connection.client.listTools(cursor ? { cursor } : undefined, { signal })
+    const page = await connection.client.request({ method: "tools/list", params: cursor ? { cursor } : undefined }, { signal })
     return { items: page.tools, nextCursor: page.nextCursor }
   })
 
@@ -456,7 +468,7 @@ const make = Effect.gen(function*() {
     let steps: ReadonlyArray<UrlStep> = []
     return send(tool, args, options, (s) => (steps = s)).pipe(
       Effect.catchIf(
-        (error) => error._tag === "McpRequestError" && error.code === ErrorCode.UrlElicitationRequired && steps.length > 0,
+        (error) => error._tag === "McpRequestError" && error.code === ProtocolErrorCode.UrlElicitationRequired && steps.length > 0,
         (error) =>
           Effect.flatMap(elicitation!.urlRequired(tool.server, steps, timeoutFor(tool, options)), (again) =>
             again ? send(tool, args, options) : Effect.fail(error))
@@ -480,7 +492,11 @@ const make = Effect.gen(function*() {
       ? AbortSignal.any(controller ? [controller.signal, options.signal] : [options.signal])
       : controller?.signal
     const request = pool.run(tool.server, "tools/call", (connection, signal) => {
-      const sent = connection.client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, {
+      const sent = connection.client.callTool({ name: tool.tool, arguments: args }, {
+        // The definition the catalogue holds: SDK v2 checks `structuredContent` against its
+        // `outputSchema` (it would otherwise look for a listing in its own response cache, which
+        // the page-by-page listing above never fills).
+        toolDefinition: toolDefinitionOf(tool),
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})

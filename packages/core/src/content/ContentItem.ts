@@ -3,7 +3,7 @@
  * part of a call result the output budget covers. A leaf: types only, shared by shaping,
  * persistence, the catalogue and rendering.
  */
-import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js"
+import type { ContentBlock } from "@modelcontextprotocol/client"
 
 /** A binary item after persistence: what a reader needs to open the file, never the base64. */
 export interface FileContent {

@@ -5,7 +5,7 @@
  * names make a repeated output free and its path stable. Re-exported from `Content.ts`, which
  * imports only values from here (this module takes types from it), so there is no import cycle.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import type { CallToolResult } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"

@@ -18,13 +18,7 @@
  * Effect's `Console` error stream (stderr by default), sanitized; the terminal layer writes to
  * the stream it asks on.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import {
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult,
-  ElicitationCompleteNotificationSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import type { Client, ElicitRequest, ElicitResult } from "@modelcontextprotocol/client"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -238,9 +232,9 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
     return Elicitation.of({
       answer: answerer.answer,
       configureClient: (client, server) => {
-        client.setRequestHandler(ElicitRequestSchema, (request) =>
+        client.setRequestHandler("elicitation/create", (request) =>
           runPromise(answerer.answer(fromSdkRequest(request, server.name))))
-        client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+        client.setNotificationHandler("notifications/elicitation/complete", (n) => {
           const id = n.params.elicitationId
           completed.add(id)
           waiters.get(id)?.()

@@ -7,21 +7,9 @@
  * 127.0.0.1 (one gateway per session). This module loads the SDK's server side: hosts that serve
  * only sometimes (the CLI) import it when they do.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  type Tool
-} from "@modelcontextprotocol/sdk/types.js"
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
+import { Server } from "@modelcontextprotocol/server"
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -133,7 +121,7 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
     templates: all.templates.filter((t) => !denied(t.server))
   }))
 
-  server.setRequestHandler(ListToolsRequestSchema, () =>
+  server.setRequestHandler("tools/list", () =>
     run(Effect.map(toolSearch ? registry.list([...alwaysLoad]) : registry.list(), ({ tools }) => {
       const listed = tools.filter(offered).map(toListedTool)
       return { tools: toolSearch ? [...metaTools, ...listed] : listed }
@@ -164,9 +152,9 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
       : Effect.map(registry.search(args.query), ({ results }) =>
         searchResult(results.map((r) => r.tool).filter(offered).slice(0, searchLimit(args.limit))))
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler("tools/call", (request, ctx) => {
     const { arguments: args = {}, name } = request.params
-    const callExtra: CallExtra = { signal: extra.signal, _meta: request.params._meta, sendNotification: extra.sendNotification }
+    const callExtra: CallExtra = { signal: ctx.mcpReq.signal, _meta: ctx.mcpReq._meta, sendNotification: ctx.mcpReq.notify }
     if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
     if (toolSearch && name === CALL_TOOL) {
       const inner = args.arguments
@@ -174,16 +162,16 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
         typeof args.name !== "string"
           ? Effect.succeed(errorResult(`${CALL_TOOL} needs a "name": a tool name from ${SEARCH_TOOLS}.`))
           : callTool(args.name, inner && typeof inner === "object" && !Array.isArray(inner) ? inner as Record<string, unknown> : {}, callExtra),
-        extra.signal
+        ctx.mcpReq.signal
       )
     }
-    return run(callTool(name, args, callExtra), extra.signal)
+    return run(callTool(name, args, callExtra), ctx.mcpReq.signal)
   })
 
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
+  server.setRequestHandler("resources/list", () =>
     run(Effect.map(resourceIndex, ({ listed }) => ({ resources: listed.map(({ server: _server, ...r }) => r) }))))
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
+  server.setRequestHandler("resources/templates/list", () =>
     run(Effect.map(resourceIndex, ({ templates }) => ({
       resourceTemplates: templates.map(({ server: _server, ...t }) => t)
     }))))
@@ -191,17 +179,17 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
   // Reads go to the one server that owns the URI (GatewayRequests.readRouted): it lists it, or its
   // template matches, or it alone can read it; listings are cached on the connections, so a read
   // need not follow a listing. A URI two servers claim is served by neither.
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    run(readRouted(request.params.uri, denied), extra.signal))
+  server.setRequestHandler("resources/read", (request, ctx) =>
+    run(readRouted(request.params.uri, denied), ctx.mcpReq.signal))
 
   const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied))
 
-  server.setRequestHandler(ListPromptsRequestSchema, () =>
+  server.setRequestHandler("prompts/list", () =>
     run(Effect.map(promptIndex, (prompts) => ({
       prompts: [...prompts].map(([name, { server: _owner, ...p }]) => ({ ...p, name }))
     }))))
 
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler("prompts/get", (request) =>
     run(Effect.gen(function*() {
       const target = (yield* promptIndex).get(request.params.name)
       if (!target) {
@@ -210,9 +198,9 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
       return yield* getPrompt(target.server, target.name, request.params.arguments ?? {})
     })))
 
-  server.setRequestHandler(CompleteRequestSchema, (request, extra) => run(completeRouted(request.params, denied), extra.signal))
+  server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied), ctx.mcpReq.signal))
 
-  server.setRequestHandler(SetLevelRequestSchema, (request) => run(setLevelEverywhere(request.params.level, denied)))
+  server.setRequestHandler("logging/setLevel", (request) => run(setLevelEverywhere(request.params.level, denied)))
 
   // A server's catalogue changed (or it went away): tell our client to list again.
   yield* pool.events.subscribe.pipe(

@@ -4,8 +4,8 @@
  * `logging/setLevel` routed to the servers that offer them, and failures as JSON-RPC errors with
  * one clean message. Gateway.ts wires these into its MCP server.
  */
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js"
-import type { CompleteRequest, LoggingLevel, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js"
+import { ProtocolError, ProtocolErrorCode, UriTemplate } from "@modelcontextprotocol/server"
+import type { CompleteRequest, LoggingLevel, ReadResourceResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
 import { type RequestError } from "../pool/RequestErrors.js"
@@ -26,18 +26,20 @@ import { indexPrompts, indexResources, unreadableMessage } from "./GatewayCatalo
 
 /** JSON-RPC codes the gateway answers with. */
 export const JsonRpc = {
-  InvalidParams: -32602,
-  InternalError: -32603,
-  ResourceNotFound: -32002
+  InvalidParams: ProtocolErrorCode.InvalidParams,
+  InternalError: ProtocolErrorCode.InternalError,
+  ResourceNotFound: ProtocolErrorCode.ResourceNotFound
 } as const
 
 /**
- * An error the SDK's server sends as `{code, message}`. The SDK client prefixes "MCP error N: " to
- * every error it receives, and our upstream errors already carry that prefix, so it is taken out
- * here: sent on as is, a client would show "MCP error -32602: MCP error -32602: …" (pure).
+ * An error the SDK's server sends as `{code, message}` (a `ProtocolError`). SDK 1.x clients (the
+ * Inspector, most editors today) prefix "MCP error N: " to every error they receive, and an
+ * upstream server's message may already carry that prefix (a server behind an SDK 1.x proxy, or
+ * one that writes it itself), so it is taken out here: sent on as is, such a client would show
+ * "MCP error -32602: MCP error -32602: …". SDK v2's `ProtocolError` adds no prefix (pure).
  */
-export const protocolError = (code: number, message: string): Error & { readonly code: number } =>
-  Object.assign(new Error(message.replace(/MCP error -?\d+: /g, "")), { code })
+export const protocolError = (code: number, message: string): ProtocolError =>
+  new ProtocolError(code, message.replace(/MCP error -?\d+: /g, ""))
 
 /**
  * A failure of a forwarded request as the error our client gets: the upstream server's own

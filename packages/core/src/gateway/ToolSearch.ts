@@ -6,7 +6,7 @@
  * (the README has the sizes on examples/settings.json). Calls through `call_tool` take the same
  * path as direct ones: permissions, pins, timeouts, output budget. Pure definitions and results.
  */
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server"
 import type { McpTool } from "../catalog/ToolRegistry.js"
 
 export const SEARCH_TOOLS = "search_tools"

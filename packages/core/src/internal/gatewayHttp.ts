@@ -6,9 +6,9 @@
  * response cancels the calls it was waiting for. One gateway server and transport per session,
  * as the SDK requires, each with its own scope.
  */
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js"
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { isInitializeRequest } from "@modelcontextprotocol/server"
+import type { Server } from "@modelcontextprotocol/server"
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -53,7 +53,7 @@ export const DEFAULT_MAX_SESSIONS = 32
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
 
 interface Session {
-  readonly transport: StreamableHTTPServerTransport
+  readonly transport: NodeStreamableHTTPServerTransport
   lastSeen: number
   /** Requests (and GET streams) in flight: a session with one is never idle. */
   active: number
@@ -98,11 +98,11 @@ export const serveHttp = <R>(options: HttpServeOptions, makeServer: Effect.Effec
     const makeSession = Effect.gen(function*() {
       const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
       const server = yield* makeServer.pipe(Scope.extend(scope))
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0 }),
         maxRequestBodySize: maxBody
-      } as ConstructorParameters<typeof StreamableHTTPServerTransport>[0])
+      } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId)
         runSession(Scope.close(scope, Exit.void)).catch(() => undefined)

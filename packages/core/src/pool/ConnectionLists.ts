@@ -6,12 +6,7 @@
  * the connection, so a closed connection can never serve a stale catalogue. (A leaf: the pool
  * owns the store, the catalogue owns what is in it.)
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema
-} from "@modelcontextprotocol/sdk/types.js"
+import type { Client } from "@modelcontextprotocol/client"
 
 /** The lists a server's `notifications/<kind>/list_changed` makes stale. */
 export type ListKind = "tools" | "resources" | "prompts"
@@ -94,7 +89,7 @@ export const dropOnListChanged = (client: Client, lists: ConnectionLists, onDrop
     if (lists.invalidate(kind)) onDropped(kind)
     return Promise.resolve()
   }
-  client.setNotificationHandler(ToolListChangedNotificationSchema, handler("tools"))
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, handler("resources"))
-  client.setNotificationHandler(PromptListChangedNotificationSchema, handler("prompts"))
+  client.setNotificationHandler("notifications/tools/list_changed", handler("tools"))
+  client.setNotificationHandler("notifications/resources/list_changed", handler("resources"))
+  client.setNotificationHandler("notifications/prompts/list_changed", handler("prompts"))
 }

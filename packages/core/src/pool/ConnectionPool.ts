@@ -5,9 +5,7 @@
  * connection (see `ServerRecord`, `ConnectionRecord` below); the connect itself is
  * `internal/pool/handshake.ts`, the lists remembered per connection `ConnectionLists.ts`.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
+import type { Client, Transport as SdkTransport, Implementation, ServerCapabilities } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -22,10 +20,11 @@ import { type ConcreteKind } from "../transport/OpenedTransport.js"
 import { Transport } from "../transport/Transport.js"
 import { ConnectionLists, dropOnListChanged, type ListKind } from "./ConnectionLists.js"
 import { handshake } from "../internal/pool/handshake.js"
+import { listensTo } from "../internal/pool/hostClient.js"
 import { type RequestPool, sendRequest } from "../internal/pool/request.js"
 import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "./NeedsAuthCache.js"
 import type { RequestError } from "./RequestErrors.js"
-import { afterRequest, answerInvalidResponses, notificationFastPath, type Outcome } from "./Resilience.js"
+import { afterRequest, answerInvalidResponses, type Outcome } from "./Resilience.js"
 
 /** How mcpctl introduces itself in `initialize`. */
 export const clientInfo: Implementation = { name: "mcpctl", version: "0.1.0" }
@@ -284,8 +283,9 @@ export function make(options: PoolOptions) {
           failures: 0
         }
         // Any message from the server proves the transport works: the error count restarts.
-        // Notifications skip the SDK's schema dispatch (a flood of them cost 95 s of CPU).
-        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0), notificationFastPath(client))
+        // Notifications nobody handles never reach the SDK's schema dispatch (a flood of them cost
+        // 95 s of CPU).
+        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0), listensTo(client))
         dropOnListChanged(client, record.lists, (list) => {
           if (entry.live === record) fork(PubSub.publish(events, { _tag: "ListChanged", server: name, list }))
         })

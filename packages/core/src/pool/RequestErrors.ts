@@ -1,8 +1,10 @@
 /**
- * SDK failures → the typed errors of Errors.ts. The SDK throws plain `Error`s, `McpError`s and
- * transport-specific classes; callers of the pool only ever see these few tagged errors.
+ * SDK failures → the typed errors of Errors.ts. SDK v2 throws `ProtocolError`s (the server's
+ * JSON-RPC errors), `SdkError`s (local: connection closed, not connected, timeout, invalid
+ * result; `SdkHttpError` for an HTTP status), plain `Error`s and transport-specific classes;
+ * callers of the pool only ever see these few tagged errors.
  */
-import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { displayUrl, redactText } from "../Redact.js"
 import {
@@ -23,8 +25,14 @@ import {
 /** What a request on a connected server can fail with. */
 export type RequestError = TransportFailure | McpRequestError | SessionExpired
 
-/** The SDK's code for "the connection closed while the request was pending". */
-const CONNECTION_CLOSED = -32000
+/**
+ * The JSON-RPC code SDK 1.x gave its own request timeout (`McpError` -32001), kept for the
+ * `McpRequestError` SDK v2's `SdkError` `REQUEST_TIMEOUT` becomes.
+ */
+const REQUEST_TIMEOUT = -32001
+
+/** The `SdkErrorCode` of a local SDK failure, or undefined for anything else. */
+const sdkCodeOf = (cause: unknown): string | undefined => SdkError.isInstance(cause) ? cause.code : undefined
 
 /** The cause's text, with any URL in it redacted: SDK and fetch errors quote the URL they failed on. */
 const messageOf = (cause: unknown): string =>
@@ -85,8 +93,8 @@ export const classifyConnectError = (
  */
 export const isStaleSession = (cause: unknown): boolean => {
   if (isSessionExpired(cause)) return true
-  if (!(cause instanceof Error) || !cause.message.startsWith("Streamable HTTP error:")) return false
-  const status = (cause as { readonly code?: unknown }).code
+  if (!SdkHttpError.isInstance(cause)) return false
+  const status = cause.status
   return (status === 400 || status === 404) && /session/i.test(cause.message)
 }
 
@@ -96,14 +104,15 @@ export const isStaleSession = (cause: unknown): boolean => {
  * connected". Such a call cannot have run, so it is safe to send again whatever the tool does.
  */
 export const wasNotSent = (cause: unknown): boolean =>
-  cause instanceof Error && (/: cannot send, /.test(cause.message) || cause.message === "Not connected")
+  sdkCodeOf(cause) === SdkErrorCode.NotConnected ||
+  (cause instanceof Error && (/: cannot send, /.test(cause.message) || cause.message === "Not connected"))
 
 /**
  * An error this side made of the server's answer, not one the server sent: the answer was over
  * the size limit (MessageSize.ts) or did not match the tool's output schema (the SDK client
  * checks it). The server misbehaved, so the request counts as a server that cannot be used.
  */
-export const isRefusedAnswer = (error: McpError): boolean =>
+export const isRefusedAnswer = (error: ProtocolError): boolean =>
   error.code === MESSAGE_TOO_LARGE ||
   /Structured content does not match the tool's output schema|has an output schema but did not return structured content/
     .test(error.message)
@@ -139,7 +148,7 @@ export const classifyRequestFailure = (
       error: new SessionExpired({ server, message: `The session with server "${server}" expired.` })
     }
   }
-  if (cause instanceof McpError && cause.code !== CONNECTION_CLOSED) {
+  if (ProtocolError.isInstance(cause)) {
     return {
       terminal: false,
       error: new McpRequestError({
@@ -151,12 +160,20 @@ export const classifyRequestFailure = (
       })
     }
   }
-  const closedByPeer = cause instanceof McpError && cause.code === CONNECTION_CLOSED
+  const sdkCode = sdkCodeOf(cause)
+  if (sdkCode === SdkErrorCode.RequestTimeout) {
+    return {
+      terminal: false,
+      error: new McpRequestError({ server, method, code: REQUEST_TIMEOUT, message: `${server}: ${messageOf(cause)}` })
+    }
+  }
+  const closedByPeer = sdkCode === SdkErrorCode.ConnectionClosed
   // "Not connected" / "cannot send": the connection is gone just as surely as on a close.
   const notSent = wasNotSent(cause)
   const closed = closedByPeer || notSent
   const terminal = isTerminalTransportError(cause)
-  const code = codeOf(cause)
+  // An SdkError's own code (INVALID_RESULT, CLIENT_HTTP_…) names no broken connection.
+  const code = sdkCode === undefined ? codeOf(cause) : undefined
   if (closed || terminal || code !== undefined) {
     const mayHaveRun = method === "tools/call" && !wasNotSent(cause)
     return {

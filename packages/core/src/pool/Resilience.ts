@@ -4,15 +4,8 @@
  * from the pool so the rules of docs/CLI.md (Lifecycle) are testable without a server.
  * Also the guard that turns a malformed answer into an error for its own request.
  */
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import {
-  ErrorCode,
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCNotification
-} from "@modelcontextprotocol/sdk/types.js"
+import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, ProtocolErrorCode } from "@modelcontextprotocol/client"
+import type { Transport as SdkTransport, JSONRPCNotification } from "@modelcontextprotocol/client"
 import type { ConcreteKind } from "../transport/OpenedTransport.js"
 import type { RequestError } from "./RequestErrors.js"
 
@@ -96,31 +89,52 @@ const looksLikeNotification = (message: unknown): message is JSONRPCNotification
     (m.params === undefined || (typeof m.params === "object" && m.params !== null))
 }
 
+/** A `notifications/progress` token, as the SDK compares them (it sends the request id). */
+const tokenKey = (token: unknown): number | undefined =>
+  typeof token === "number" || typeof token === "string" ? Number(token) : undefined
+
 /**
- * Notifications straight to the SDK client's handler, or dropped when it has none (as the SDK
- * would drop them): its dispatcher tries four schemas on every message before it finds a
- * notification, and a server sending 1,000,000 during one call cost 95 s of CPU that way. Uses
- * the SDK 1.x `Protocol` internals (`_notificationHandlers`, `_progressHandlers`,
- * `_onnotification`); undefined when they are not there, and messages take the SDK's own path.
+ * The notifications nobody would handle, dropped before the SDK sees them: the SDK's dispatcher
+ * runs four schema parses on every message before it finds a notification, and a server sending
+ * 1,000,000 during one call cost 95 s of CPU that way. `listens` says whether the client has a
+ * handler for a method (`internal/pool/hostClient.ts`); progress counts only for a request of
+ * ours still in flight (the SDK would build an error, and its JSON, for each other one), known
+ * from the `progressToken`s this connection sent. Only public surface: the transport's
+ * `send`/`onmessage` and the handlers the client registered.
  */
-export const notificationFastPath = (client: unknown): ((message: JSONRPCNotification) => void) | undefined => {
-  const c = client as {
-    readonly _notificationHandlers?: unknown
-    readonly _progressHandlers?: unknown
-    readonly fallbackNotificationHandler?: unknown
-    readonly _onnotification?: unknown
-  }
-  const handlers = c._notificationHandlers
-  const progress = c._progressHandlers
-  const dispatch = c._onnotification
-  if (!(handlers instanceof Map) || typeof dispatch !== "function") return undefined
-  return (message) => {
-    // Progress for no request of ours: the SDK would build an error (and its JSON) for each.
-    if (message.method === "notifications/progress" && progress instanceof Map) {
-      const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken
-      if (!progress.has(Number(token))) return
+const notificationGate = (transport: SdkTransport, listens: (method: string) => boolean) => {
+  /** request id → progress token, for requests sent with one and not yet answered. */
+  const inFlight = new Map<string | number, number>()
+  const tokens = new Map<number, number>()
+  const send = transport.send.bind(transport)
+  transport.send = (message, options) => {
+    const m = message as { id?: unknown; method?: unknown; params?: { _meta?: { progressToken?: unknown } } }
+    const token = tokenKey(m.params?._meta?.progressToken)
+    if (token !== undefined && typeof m.method === "string" && (typeof m.id === "number" || typeof m.id === "string")) {
+      inFlight.set(m.id, token)
+      tokens.set(token, (tokens.get(token) ?? 0) + 1)
     }
-    if (handlers.has(message.method) || c.fallbackNotificationHandler !== undefined) dispatch.call(client, message)
+    return send(message, options)
+  }
+  return {
+    /** An answer arrived: its request's progress token is no longer ours. */
+    answered: (id: unknown): void => {
+      if (typeof id !== "number" && typeof id !== "string") return
+      const token = inFlight.get(id)
+      if (token === undefined) return
+      inFlight.delete(id)
+      const left = tokens.get(token)! - 1
+      if (left === 0) tokens.delete(token)
+      else tokens.set(token, left)
+    },
+    /** Whether the SDK should see this notification at all. */
+    wanted: (message: JSONRPCNotification): boolean => {
+      if (message.method === "notifications/progress") {
+        const token = tokenKey((message.params as { progressToken?: unknown } | undefined)?.progressToken)
+        if (token === undefined || !tokens.has(token)) return false
+      }
+      return listens(message.method)
+    }
   }
 }
 
@@ -128,19 +142,28 @@ export const notificationFastPath = (client: unknown): ((message: JSONRPCNotific
  * A server message the SDK cannot classify is only reported to `onerror`, and the request it
  * answers would wait for its timeout. One that carries a request id is turned into a JSON-RPC
  * error for that id, so the bad answer fails its own request at once and nothing else. With
- * `notify` ({@link notificationFastPath}), notifications skip the SDK's schema dispatch.
+ * `listens` (whether the client handles a notification method), notifications nobody handles,
+ * and progress for no request in flight, are dropped before the SDK's schema dispatch.
  */
 export const answerInvalidResponses = (
   transport: SdkTransport,
   server: string,
   onReceive?: () => void,
-  notify?: ((message: JSONRPCNotification) => void) | undefined
+  listens?: ((method: string) => boolean) | undefined
 ): void => {
   const deliver = transport.onmessage
   if (!deliver) return
+  const gate = listens === undefined ? undefined : notificationGate(transport, listens)
   transport.onmessage = (message, extra) => {
     onReceive?.()
-    if (notify !== undefined && looksLikeNotification(message)) return notify(message)
+    if (gate !== undefined) {
+      if (looksLikeNotification(message)) {
+        if (!gate.wanted(message)) return
+      } else if (typeof message === "object" && message !== null && !("method" in message)) {
+        // A response (a server's own request may reuse one of our ids).
+        gate.answered((message as { readonly id?: unknown }).id)
+      }
+    }
     if (
       looksLikeResult(message) || isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isJSONRPCRequest(message) ||
       isJSONRPCNotification(message)
@@ -154,7 +177,7 @@ export const answerInvalidResponses = (
         jsonrpc: "2.0",
         id,
         error: {
-          code: ErrorCode.InternalError,
+          code: ProtocolErrorCode.InternalError,
           message: `server "${server}" answered with invalid JSON-RPC: ${text.length > 200 ? text.slice(0, 200) + "…" : text}`
         }
       }, extra)

@@ -8,7 +8,7 @@
  * evaluated (it matches everything), and so is a schema Ajv cannot compile: checking a server's
  * answer against the server's own schema is a courtesy, never worth a hang or a failed listing.
  */
-import type { JsonSchemaType, jsonSchemaValidator, JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation"
+import type { JsonSchemaType, jsonSchemaValidator, JsonSchemaValidator } from "@modelcontextprotocol/client"
 import { Ajv } from "ajv"
 import _addFormats from "ajv-formats"
 import { RE2JS } from "re2js"
@@ -47,19 +47,28 @@ const accept: JsonSchemaValidator<unknown> = (input) => ({ valid: true, data: in
 export const makeSchemaValidator = (): jsonSchemaValidator => {
   const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: engine } })
   addFormats(ajv)
+  // By schema object: the pool hands the SDK the catalogue's own tool definition on every call
+  // (ToolRegistry), so a tool's schema is compiled once, not once per call.
+  const compiled = new WeakMap<object, JsonSchemaValidator<unknown>>()
+  const compile = (schema: JsonSchemaType): JsonSchemaValidator<unknown> => {
+    let validate: ReturnType<Ajv["compile"]>
+    try {
+      const id = (schema as { $id?: unknown }).$id
+      validate = (typeof id === "string" ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema)
+    } catch {
+      return accept
+    }
+    return (input) =>
+      validate(input)
+        ? { valid: true, data: input, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: ajv.errorsText(validate.errors) }
+  }
   return {
     getValidator: <T>(schema: JsonSchemaType): JsonSchemaValidator<T> => {
-      let validate: ReturnType<Ajv["compile"]>
-      try {
-        const id = (schema as { $id?: unknown }).$id
-        validate = (typeof id === "string" ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema)
-      } catch {
-        return accept as JsonSchemaValidator<T>
-      }
-      return (input) =>
-        validate(input)
-          ? { valid: true, data: input as T, errorMessage: undefined }
-          : { valid: false, data: undefined, errorMessage: ajv.errorsText(validate.errors) }
+      if (typeof schema !== "object" || schema === null) return compile(schema) as JsonSchemaValidator<T>
+      let validator = compiled.get(schema)
+      if (validator === undefined) compiled.set(schema, validator = compile(schema))
+      return validator as JsonSchemaValidator<T>
     }
   }
 }

@@ -3,10 +3,8 @@
  * transports configured with a per-request timeout and OAuth, and mcpctl's WebSocket transport.
  * The error predicates that read their failures are in `TransportErrors.ts`.
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import type { OAuthClientProvider, FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
@@ -21,6 +19,15 @@ import { WebSocketTransport } from "./WebSocket.js"
 // ---------------------------------------------------------------------------------------------
 // Per-request timeout
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * SDK v2's OAuth rejects authorization-server metadata whose `issuer` is not the server it was
+ * fetched from (RFC 8414 §3.3); SDK 1.x, and so mcpctl until now, accepted it. Off for the
+ * SDK move alone, so sign-in behaves as before (the conformance suite's auth/metadata-var2 and
+ * -var3 serve such metadata); the issuer checks of MCP 2026-07-28 are their own change. Used by
+ * the HTTP/SSE transports here and by `Auth.signIn`.
+ */
+export const SKIP_ISSUER_METADATA_VALIDATION = true
 
 /**
  * The reason a request is aborted when its headers did not arrive in time. It carries
@@ -140,7 +147,8 @@ export const openRemote = (
             transport = new SessionEndingHttpTransport(url, {
               requestInit: { headers },
               fetch: fetchImpl,
-              authProvider: options.authProvider
+              authProvider: options.authProvider,
+              skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION
             })
             break
           case "sse":
@@ -158,7 +166,8 @@ export const openRemote = (
                 }
               },
               fetch: fetchImpl,
-              authProvider: options.authProvider
+              authProvider: options.authProvider,
+              skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION
             })
             break
           case "ws":

@@ -10,8 +10,7 @@
  * keeps none of them, and knows only enough JSON to find the top-level `"id"`. Beside the size,
  * the one other thing transports check of a message: its shape ({@link isMessageShape}).
  */
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { JSONRPCMessage, FetchLike } from "@modelcontextprotocol/client"
 
 /** The default limit: 32 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024

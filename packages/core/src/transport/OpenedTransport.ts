@@ -2,7 +2,7 @@
  * What opening a transport yields, shared by the real transports, the pool and the test harness.
  * A leaf: types only.
  */
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { Transport as SdkTransport } from "@modelcontextprotocol/client"
 
 /** A concrete way to reach a server; `auto` in the config is resolved to `http` then `sse`. */
 export type ConcreteKind = "stdio" | "http" | "sse" | "ws"

@@ -8,7 +8,7 @@
  * variables (ChildEnvironment.ts: their URLs often carry credentials); WebSocket servers connect
  * directly.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { FetchLike } from "@modelcontextprotocol/client"
 import type { Env } from "../config/ServerConfig.js"
 
 /** The proxy variables in force, or undefined when no proxy is configured (pure). */

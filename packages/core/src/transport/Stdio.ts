@@ -7,10 +7,10 @@
  * variables the child inherits is decided in `ChildEnvironment.ts` (re-exported here).
  */
 import { spawn, type ChildProcess } from "node:child_process"
+import type { Readable } from "node:stream"
 import { existsSync } from "node:fs"
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js"
+import { serializeMessage } from "@modelcontextprotocol/client"
+import type { Transport as SdkTransport, JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { childEnvironment } from "./ChildEnvironment.js"
@@ -119,6 +119,15 @@ export class StdioChildTransport implements SdkTransport {
 
   /** The child's pid, which is also its process group id. */
   readonly pid: number
+
+  /**
+   * The child's stderr (already read into the tail {@link diagnostics} returns; a listener added
+   * here sees the same text). With `pid`, this is how SDK v2 recognises a stdio transport, which
+   * decides how version negotiation probes the server.
+   */
+  get stderr(): Readable | null {
+    return this.child.stderr
+  }
 
   private readonly stderrTail = new Tail()
   private readonly stdoutChunks: Array<Buffer> = []

@@ -3,7 +3,7 @@
  * transport and, for stdio, ends the whole process group. The pool never constructs transports
  * itself, so tests swap this one layer for in-memory or faulty transports.
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
+import type { OAuthClientProvider } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"

@@ -3,9 +3,7 @@
  * error, and the pure error predicates the pool and the call path use to decide between fallback
  * to SSE, re-auth, session re-initialization and reconnect. A leaf of the transport stage.
  */
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js"
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { UnauthorizedError, SseError, SdkHttpError } from "@modelcontextprotocol/client"
 
 /**
  * Time a single HTTP request may take until its response headers arrive. 60 s, as in the host mcpctl
@@ -22,7 +20,7 @@ export const CLOSE_GRACE_MS = 200
 
 /**
  * The server refused the WebSocket upgrade with an HTTP status. `code` is that status, the same
- * shape as the SDK's `StreamableHTTPError`/`SseError`, so one predicate recognises a 401 on every
+ * shape as the SDK's `SseError` (and the `status` of `SdkHttpError`), so one predicate recognises a 401 on every
  * remote transport.
  */
 export class WebSocketHandshakeError extends Error {
@@ -38,39 +36,41 @@ export class WebSocketHandshakeError extends Error {
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null
 
-/** The HTTP status an SDK transport error carries (`StreamableHTTPError`, `SseError`, ws refusal). */
+/**
+ * The HTTP status of a Streamable HTTP failure: SDK v2's `SdkHttpError` carries it as `status`
+ * (its `code` is an `SdkErrorCode` string). `isInstance` also recognises another copy of the SDK
+ * (CJS next to ESM), where `instanceof` fails.
+ */
+const streamableHttpStatusOf = (error: unknown): number | undefined =>
+  SdkHttpError.isInstance(error) && typeof error.status === "number" ? error.status : undefined
+
+/** The HTTP status an SDK transport error carries (`SdkHttpError`, `SseError`, ws refusal). */
 const httpStatusOf = (error: unknown): number | undefined => {
+  const streamable = streamableHttpStatusOf(error)
+  if (streamable !== undefined) return streamable
   if (!isObject(error) || typeof error.code !== "number") return undefined
   if (
-    error instanceof StreamableHTTPError ||
     error instanceof SseError ||
     error instanceof WebSocketHandshakeError ||
     // another copy of the SDK (CJS next to ESM) fails instanceof; its messages still say so
-    (error instanceof Error && /^(Streamable HTTP|SSE) error:/.test(error.message))
+    (error instanceof Error && /^SSE error:/.test(error.message))
   ) {
     return error.code
   }
   return undefined
 }
 
-const isStreamableHttpError = (error: unknown): error is Error & { code: number } =>
-  error instanceof StreamableHTTPError ||
-  (error instanceof Error &&
-    isObject(error) &&
-    typeof (error as { code?: unknown }).code === "number" &&
-    error.message.startsWith("Streamable HTTP error:"))
-
 /**
  * The Streamable HTTP session is gone on the server: 404 whose body is JSON-RPC error -32001
  * (how the SDK's server answers an unknown `mcp-session-id`; the SDK client puts the body into the
- * `StreamableHTTPError` message), or any 404 to a request that carried a session id. Only an HTTP
- * 404 counts: an `McpError` -32001 is the SDK's own request timeout, not an expired session.
+ * `SdkHttpError` message), or any 404 to a request that carried a session id. Only an HTTP
+ * 404 counts: a `ProtocolError` -32001 (or the SDK's own timeout) is no expired session.
  * Callers re-initialize and resend once.
  */
 export const isSessionExpired = (error: unknown, request?: { readonly sessionId?: string | undefined }): boolean => {
   if (isObject(error) && error._tag === "SessionExpired") return true
-  if (!isStreamableHttpError(error) || error.code !== 404) return false
-  if (/"code"\s*:\s*-32001\b/.test(error.message)) return true
+  if (streamableHttpStatusOf(error) !== 404) return false
+  if (/"code"\s*:\s*-32001\b/.test((error as Error).message)) return true
   return request?.sessionId !== undefined
 }
 
@@ -135,8 +135,8 @@ export const isTerminalTransportError = (error: unknown): boolean => isTerminalA
  * switching protocol.
  */
 export const shouldFallBackToSse = (error: unknown): boolean => {
-  if (!isStreamableHttpError(error)) return false
-  return error.code >= 400 && error.code < 500 && error.code !== 401
+  const status = streamableHttpStatusOf(error)
+  return status !== undefined && status >= 400 && status < 500 && status !== 401
 }
 
 const NETWORK_REASONS: Record<string, (host: string) => string> = {

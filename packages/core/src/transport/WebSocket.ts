@@ -2,8 +2,7 @@
  * MCP over WebSocket with the `ws` package, as an SDK `Transport`. Its own module because it is a
  * whole transport implementation, while `Http.ts` only configures the SDK's HTTP and SSE ones.
  */
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import type { Transport as SdkTransport, JSONRPCMessage } from "@modelcontextprotocol/client"
 import WebSocket from "ws"
 import { DEFAULT_MAX_RESPONSE_BYTES, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS, WebSocketHandshakeError } from "./TransportErrors.js"

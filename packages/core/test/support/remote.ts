@@ -1,6 +1,6 @@
 /** Remote transports against servers on 127.0.0.1: a one-handler HTTP server, and SDK clients over `openRemote`. */
 import { Fixtures } from "@mcpctl/testing"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import { once } from "node:events"
 import * as http from "node:http"

@@ -4,9 +4,7 @@
  * connection's scope, closed if the attempt fails, so a failed Streamable HTTP attempt is gone
  * before SSE is tried. Failures come out classified (RequestErrors.classifyConnectError).
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { Implementation } from "@modelcontextprotocol/sdk/types.js"
+import type { Client, Implementation, Transport as SdkTransport } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
@@ -17,6 +15,7 @@ import type { ConcreteKind } from "../../transport/OpenedTransport.js"
 import { candidateKinds, type Transport } from "../../transport/Transport.js"
 import { classifyConnectError } from "../../pool/RequestErrors.js"
 import { makeSchemaValidator } from "../../pool/SchemaValidator.js"
+import { HostClient } from "./hostClient.js"
 
 /** An initialized client, not yet taken over by the pool. */
 export interface Handshake {
@@ -61,7 +60,7 @@ const attempt = (
         open.add(opened.transport)
         yield* Scope.addFinalizer(scope, Effect.sync(() => open.delete(opened.transport)))
       }
-      const client = new Client(options.clientInfo, {
+      const client = new HostClient(options.clientInfo, {
         ...(options.capabilities ?? { capabilities: {} }),
         // Server-chosen `pattern`s run in linear time (SchemaValidator.ts).
         jsonSchemaValidator: makeSchemaValidator()
