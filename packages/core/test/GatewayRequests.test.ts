@@ -1,7 +1,7 @@
 /**
  * `serve` answering what real clients (the Inspector, a plain SDK client) send: reads of URIs the
  * session never listed, URIs from templates, servers without `resources/templates/list`, errors
- * with one "MCP error" prefix, progress passed through, completion and `logging/setLevel`. The
+ * without an "MCP error" prefix, progress passed through, completion and `logging/setLevel`. The
  * gateway runs over Streamable HTTP on 127.0.0.1 in front of in-memory servers.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -11,14 +11,14 @@ import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { McpRequestError, ServerUnavailable, UsageError } from "@mcpctl/core/Errors"
 import { InMemory } from "@mcpctl/testing"
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import { Client, ResourceNotFoundError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { type LoggingLevel, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 describe("errors for the gateway's client (pure)", () => {
-  it("carry one MCP error prefix and the upstream code", () => {
+  it("carry no \"MCP error\" prefix, and the upstream code", () => {
     const upstream = new McpRequestError({
       server: "pg",
       method: "resources/read",
@@ -32,6 +32,8 @@ describe("errors for the gateway's client (pure)", () => {
     const down = toProtocolError(new ServerUnavailable({ server: "pg", status: "failed", message: "down" }))
     expect(down).toMatchObject({ code: -32603, message: "down" })
     expect(protocolError(-32002, "MCP error -32002: gone")).toMatchObject({ code: -32002, message: "gone" })
+    // The gateway's own not-found keeps its URI for the client (ResourceNotFoundError).
+    expect(toProtocolError(new ResourceNotFoundError("x://y"))).toMatchObject({ code: -32602, data: { uri: "x://y" } })
   })
 
   it("route a URI to the one server whose template matches it", () => {
@@ -59,7 +61,7 @@ const postgresLike = () => {
   }))
   server.setRequestHandler("resources/read", (request) => {
     const m = /^postgres:\/\/db\/(\w+)\/schema$/.exec(request.params.uri)
-    if (!m) throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource not found: ${request.params.uri}`)
+    if (!m) throw new ResourceNotFoundError(request.params.uri)
     return { contents: [{ uri: request.params.uri, mimeType: "application/json", text: JSON.stringify({ table: m[1] }) }] }
   })
   server.setRequestHandler("tools/list", () => ({
@@ -95,7 +97,7 @@ const notesServer = () => {
   }))
   server.setRequestHandler("resources/read", (request) => {
     const id = request.params.uri.slice("notes://".length)
-    if (!ids.includes(id)) throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource not found: ${request.params.uri}`)
+    if (!ids.includes(id)) throw new ResourceNotFoundError(request.params.uri)
     return { contents: [{ uri: request.params.uri, mimeType: "text/plain", text: `note ${id}` }] }
   })
   server.setRequestHandler("prompts/list", () => ({
@@ -154,16 +156,20 @@ describe("serve answers what the client asks", () => {
       expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["notes://{id}"])
     }))
 
-  it.scoped("says \"MCP error\" once, with the code of whoever refused", () =>
+  // SDK v2's client shows the message as sent; SDK 1.x clients (the Inspector) put one
+  // "MCP error <code>: " before it, so the message sent must carry none.
+  it.scoped("sends no \"MCP error\" prefix (a 1.x client adds one), with the code of whoever refused", () =>
     Effect.gen(function*() {
       const client = yield* connect
       const nowhere = yield* failure(client.readResource({ uri: "nothing://x" }))
-      expect(nowhere?.code).toBe(-32002)
-      expect(nowhere?.message.match(/MCP error/g)).toHaveLength(1)
-      expect(nowhere?.message).toContain("nothing://x")
+      // Resource not found as the 2026-07-28 spec says: -32602 with the URI in data.
+      expect(ResourceNotFoundError.isInstance(nowhere)).toBe(true)
+      expect(nowhere).toMatchObject({ code: -32602, data: { uri: "nothing://x" } })
+      expect(nowhere?.message).toMatch(/^Resource not found: nothing:\/\/x\. /)
+      // The upstream's own message carried the prefix: sent on without it.
       const missing = yield* failure(client.getPrompt({ name: "notes__summarize", arguments: {} }))
       expect(missing?.code).toBe(-32602)
-      expect(missing?.message).toBe("MCP error -32602: notes: missing argument id")
+      expect(missing?.message).toBe("notes: missing argument id")
     }))
 
   it.scoped("passes a server's progress through to the client that asked for it", () =>

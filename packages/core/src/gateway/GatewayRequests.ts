@@ -4,7 +4,7 @@
  * `logging/setLevel` routed to the servers that offer them, and failures as JSON-RPC errors with
  * one clean message. Gateway.ts wires these into its MCP server.
  */
-import { ProtocolError, ProtocolErrorCode, UriTemplate } from "@modelcontextprotocol/server"
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server"
 import type { CompleteRequest, LoggingLevel, ReadResourceResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
@@ -24,11 +24,14 @@ import { indexPrompts, indexResources, unreadableMessage } from "./GatewayCatalo
 // Errors as JSON-RPC errors
 // ---------------------------------------------------------------------------------------------
 
-/** JSON-RPC codes the gateway answers with. */
+/**
+ * JSON-RPC codes the gateway answers with. No -32002: a resource no server has is a
+ * `ResourceNotFoundError` (-32602 with `data.uri`, as the 2026-07-28 spec requires; SDK v2's
+ * server sends any -32002, an older upstream's too, as -32602).
+ */
 export const JsonRpc = {
   InvalidParams: ProtocolErrorCode.InvalidParams,
-  InternalError: ProtocolErrorCode.InternalError,
-  ResourceNotFound: ProtocolErrorCode.ResourceNotFound
+  InternalError: ProtocolErrorCode.InternalError
 } as const
 
 /**
@@ -38,8 +41,8 @@ export const JsonRpc = {
  * one that writes it itself), so it is taken out here: sent on as is, such a client would show
  * "MCP error -32602: MCP error -32602: …". SDK v2's `ProtocolError` adds no prefix (pure).
  */
-export const protocolError = (code: number, message: string): ProtocolError =>
-  new ProtocolError(code, message.replace(/MCP error -?\d+: /g, ""))
+export const protocolError = (code: number, message: string, data?: unknown): ProtocolError =>
+  new ProtocolError(code, message.replace(/MCP error -?\d+: /g, ""), data)
 
 /**
  * A failure of a forwarded request as the error our client gets: the upstream server's own
@@ -56,6 +59,8 @@ export const toProtocolError = (error: unknown): Error => {
     case "ConfigError":
       return protocolError(JsonRpc.InvalidParams, message)
     case undefined:
+      // Ours (ResourceNotFoundError): its data (the URI) goes along.
+      if (ProtocolError.isInstance(error)) return protocolError(error.code, message, error.data)
       return protocolError(typeof e?.code === "number" ? e.code : JsonRpc.InternalError, message)
     default:
       return protocolError(JsonRpc.InternalError, message)
@@ -123,8 +128,8 @@ export const readRouted = (
     }
     const last = reads.at(-1)
     if (offering.length === 1 && last?._tag === "Left") return yield* Effect.fail(last.left as RequestError)
-    return yield* Effect.fail(protocolError(
-      JsonRpc.ResourceNotFound,
+    return yield* Effect.fail(new ResourceNotFoundError(
+      uri,
       `Resource not found: ${uri}. No configured server lists it, has a template for it or reads it` +
         (offering.length > 0 ? ` (asked: ${offering.map((s) => s.name).join(", ")})` : "") + "."
     ))
