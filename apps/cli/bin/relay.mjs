@@ -37,7 +37,7 @@ export const relay = (args) => {
     let buffered = Buffer.alloc(0)
     // A signal ends the command in the daemon (the socket closes, the host interrupts it) and here,
     // with the exit code an interrupted run has in-process (docs/CLI.md, Exit codes).
-    const codes = { SIGINT: 130, SIGTERM: 130, SIGHUP: 130 }
+    const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }
     const signals = Object.keys(codes)
     const onSignal = (signal) => {
       socket.destroy()
