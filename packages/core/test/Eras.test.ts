@@ -1,0 +1,172 @@
+/**
+ * Both protocol eras against real servers: SDK v2 servers (stdio and stateless Streamable HTTP)
+ * and SDK 1.x reference servers (server-everything), through the pool and the catalogue as a host
+ * uses them. The era verdict cache, the `protocol` setting, the modern era's duties (headers,
+ * input_required, subscriptions/listen, x-mcp-header) and version errors.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Everything } from "@mcpctl/testing"
+import { config, httpServer, nodeServer, server, v2ErasServer, v2HttpServer, v2StdioServer } from "@mcpctl/testing/Fixtures"
+import { ConnectionPool, type PoolOptions } from "@mcpctl/core/ConnectionPool"
+import { Elicitation } from "@mcpctl/core/Elicitation"
+import { eraCacheFile } from "@mcpctl/core/EraCache"
+import * as CoreHost from "@mcpctl/core/Host"
+import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
+import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import { Transport } from "@mcpctl/core/Transport"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+
+const freshHome = () => mkdtempSync(path.join(tmpdir(), "mcpctl-eras-"))
+
+const hostWith = (
+  servers: ReadonlyArray<ResolvedServer>,
+  home: string,
+  options: { readonly pool?: PoolOptions; readonly elicitation?: Layer.Layer<Elicitation> } = {}
+) =>
+  CoreHost.layer({
+    config: config({ servers, home, permissions: { allow: ["mcp__*"] } }),
+    transport: Transport.layer,
+    pins: false,
+    pool: options.pool,
+    elicitation: options.elicitation ?? Elicitation.layerDefaults
+  })
+
+/** Every server's state after connecting all: name → [era, protocolVersion] or the error. */
+const connectAll = Effect.gen(function*() {
+  const pool = yield* ConnectionPool
+  const states = yield* pool.connectAll()
+  return Object.fromEntries(states.map((s) =>
+    [s.server.name, s.status === "connected" ? [s.connection.era, s.connection.protocolVersion] : ["error" in s ? s.error.message : s.status]]
+  ))
+})
+
+const readVerdicts = (home: string): Record<string, { era: string }> => JSON.parse(readFileSync(eraCacheFile(home), "utf8"))
+
+/** A shell wrapper that appends a line to `log` on every start, then runs server-everything on stdio. */
+const countingEverything = (dir: string, log: string): ResolvedServer => {
+  const script = path.join(dir, "count-spawns.sh")
+  writeFileSync(script, `#!/bin/sh\necho start >> "${log}"\nexec "${process.execPath}" "${Everything.everythingServer}" stdio\n`)
+  chmodSync(script, 0o755)
+  return server("legacy", { command: script })
+}
+const spawnsIn = (log: string) => readFileSync(log, "utf8").split("\n").filter(Boolean).length
+
+const textOf = (result: { content: ReadonlyArray<unknown> }) => (result.content[0] as { text: string }).text
+
+describe("protocol eras", () => {
+  it.live("auto: a v2 stdio server in 2026-07-28 and server-everything in the 2025 era, side by side; verdicts remembered", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const servers = [nodeServer("modern", v2StdioServer), nodeServer("legacy", Everything.everythingServer, ["stdio"])]
+      const states = yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith(servers, home))))
+      expect(states.modern).toEqual(["modern", "2026-07-28"])
+      expect(states.legacy?.[0]).toBe("legacy")
+      expect(states.legacy?.[1]).toMatch(/^2025-/)
+      const verdicts = Object.values(readVerdicts(home)).map((v) => v.era).sort()
+      expect(verdicts).toEqual(["legacy", "modern"])
+    }), 60_000)
+
+  it.live("a legacy stdio server is spawned once per run, and the second run needs no probe", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const log = path.join(home, "spawns.log")
+      const legacy = countingEverything(home, log)
+      const run = Effect.scoped(connectAll.pipe(Effect.provide(hostWith([legacy], home))))
+      const first = yield* run
+      expect(first.legacy?.[0]).toBe("legacy")
+      expect(spawnsIn(log)).toBe(1)
+      const key = Object.keys(readVerdicts(home))[0]!
+      expect(key).toMatch(/^stdio:[0-9a-f]{64}$/)
+      const second = yield* run
+      expect(second.legacy?.[0]).toBe("legacy")
+      expect(spawnsIn(log)).toBe(2)
+    }), 60_000)
+
+  it.live("a remembered modern verdict that is wrong falls back to a probe and is rewritten", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const log = path.join(home, "spawns.log")
+      const legacy = countingEverything(home, log)
+      yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith([legacy], home))))
+      const [key] = Object.keys(readVerdicts(home))
+      // The server "was" modern: the file says so.
+      writeFileSync(eraCacheFile(home), JSON.stringify({ [key!]: { era: "modern", protocolVersion: "2026-07-28", at: Date.now() } }))
+      const states = yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith([legacy], home))))
+      expect(states.legacy?.[0]).toBe("legacy")
+      expect(readVerdicts(home)[key!]?.era).toBe("legacy")
+    }), 60_000)
+
+  it.live("protocol modern against a legacy server fails naming the server and the fix", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const legacy = server("old", { command: process.execPath, args: [Everything.everythingServer, "stdio"], protocol: "modern" })
+      const states = yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith([legacy], home))))
+      const message = String(states.old?.[0])
+      expect(message).toContain(`Server "old"`)
+      expect(message).toContain("--protocol legacy")
+      expect(message).toContain(`"protocol": "legacy"`)
+    }), 60_000)
+
+  it.live("protocol legacy against a modern-only server: the -32022 version error names the server and the fix", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const modern = server("new", { command: process.execPath, args: [v2StdioServer, "--modern-only"], protocol: "legacy" })
+      const states = yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith([modern], home))))
+      const message = String(states.new?.[0])
+      expect(message).toContain(`Server "new"`)
+      expect(message).toContain("--protocol modern")
+    }), 60_000)
+
+  it.live("the pool's --protocol wins over the setting and over the cache", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const v2 = server("v2", { command: process.execPath, args: [v2StdioServer], protocol: "modern" })
+      const states = yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith([v2], home, { pool: { protocol: "legacy" } }))))
+      expect(states.v2?.[0]).toBe("legacy")
+    }), 60_000)
+})
+
+describe("the modern era over stateless HTTP", () => {
+  it.scoped("no initialize, per-request _meta, Mcp-Param headers; the modern verdict remembered by URL", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const { url } = yield* httpServer(v2HttpServer)
+      const { url: erasUrl } = yield* httpServer(v2ErasServer, ["--http"])
+      const servers = [server("h", { url }), server("e", { url: erasUrl })]
+      for (const _run of [1, 2]) {
+        const out = yield* Effect.scoped(Effect.gen(function*() {
+          const states = yield* connectAll
+          const registry = yield* ToolRegistry
+          const era = yield* registry.call("mcp__h__era", {})
+          const region = yield* registry.call("mcp__e__good_header", { region: "eu-west" })
+          return { states, era: era.result.structuredContent, region: JSON.parse(textOf(region.result)) }
+        }).pipe(Effect.provide(hostWith(servers, home))))
+        expect(out.states.h).toEqual(["modern", "2026-07-28"])
+        // The server judged the call modern: no session, the version in the request's _meta.
+        expect(out.era).toEqual({ era: "modern" })
+        expect(out.region).toEqual({ region: "eu-west", header: "eu-west" })
+      }
+      expect(Object.keys(readVerdicts(home)).sort()).toEqual([`url:${new URL(erasUrl).origin}/mcp`, `url:${new URL(url).origin}/mcp`].sort())
+    }), 60_000)
+
+  it.scoped("a tool with an invalid x-mcp-header is left out of the catalogue, with a warning naming server and tool", () =>
+    Effect.gen(function*() {
+      const { url } = yield* httpServer(v2ErasServer, ["--http"])
+      const warnings: Array<string> = []
+      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void warnings.push(String(message))))
+      const names = yield* Effect.scoped(Effect.gen(function*() {
+        const tools = yield* (yield* ToolRegistry).listServer("e")
+        return tools.map((t) => t.tool)
+      }).pipe(Effect.provide(hostWith([server("e", { url })], freshHome())))).pipe(Effect.provide(capture))
+      expect(names).toContain("good_header")
+      expect(names).not.toContain("bad_header")
+      expect(warnings.filter((w) => w.includes(`Server "e"`) && w.includes(`"bad_header"`) && w.includes("x-mcp-header"))).toHaveLength(1)
+    }), 60_000)
+})
