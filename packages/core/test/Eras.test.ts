@@ -17,8 +17,6 @@ import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import * as PubSub from "effect/PubSub"
-import * as Queue from "effect/Queue"
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -49,14 +47,22 @@ const connectAll = Effect.gen(function*() {
 
 const readVerdicts = (home: string): Record<string, { era: string }> => JSON.parse(readFileSync(eraCacheFile(home), "utf8"))
 
-/** A shell wrapper that appends a line to `log` on every start, then runs server-everything on stdio. */
+/**
+ * A shell wrapper that appends a line to `log` on every start, then runs server-everything on
+ * stdio with everything the host writes to it copied to `log.stdin`.
+ */
 const countingEverything = (dir: string, log: string): ResolvedServer => {
   const script = path.join(dir, "count-spawns.sh")
-  writeFileSync(script, `#!/bin/sh\necho start >> "${log}"\nexec "${process.execPath}" "${Everything.everythingServer}" stdio\n`)
+  writeFileSync(
+    script,
+    `#!/bin/sh\necho start >> "${log}"\ntee -a "${log}.stdin" | "${process.execPath}" "${Everything.everythingServer}" stdio\n`
+  )
   chmodSync(script, 0o755)
   return server("legacy", { command: script })
 }
 const spawnsIn = (log: string) => readFileSync(log, "utf8").split("\n").filter(Boolean).length
+/** How many era probes (`server/discover`) the wrapped server was sent. */
+const probesIn = (log: string) => readFileSync(`${log}.stdin`, "utf8").split("\n").filter((l) => l.includes(`"server/discover"`)).length
 
 const textOf = (result: { content: ReadonlyArray<unknown> }) => (result.content[0] as { text: string }).text
 
@@ -82,11 +88,15 @@ describe("protocol eras", () => {
       const first = yield* run
       expect(first.legacy?.[0]).toBe("legacy")
       expect(spawnsIn(log)).toBe(1)
+      // The first run probed (in place, on the one process).
+      expect(probesIn(log)).toBe(1)
       const key = Object.keys(readVerdicts(home))[0]!
       expect(key).toMatch(/^stdio:[0-9a-f]{64}$/)
       const second = yield* run
       expect(second.legacy?.[0]).toBe("legacy")
       expect(spawnsIn(log)).toBe(2)
+      // The second went straight to initialize: no probe.
+      expect(probesIn(log)).toBe(1)
     }), 60_000)
 
   it.live("a remembered modern verdict that is wrong falls back to a probe and is rewritten", () =>
