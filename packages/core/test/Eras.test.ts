@@ -18,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import * as http from "node:http"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 
@@ -178,5 +179,104 @@ describe("the modern era over stateless HTTP", () => {
       expect(names).toContain("good_header")
       expect(names).not.toContain("bad_header")
       expect(warnings.filter((w) => w.includes(`Server "e"`) && w.includes(`"bad_header"`) && w.includes("x-mcp-header"))).toHaveLength(1)
+    }), 60_000)
+})
+
+interface Exchange {
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly body: { method?: string; params?: { name?: string; _meta?: Record<string, unknown> } }
+  response: string
+}
+
+/** A reverse proxy on 127.0.0.1 in front of `target` that records every POST and its answer. */
+const recordingProxy = (target: string) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly url: string; readonly seen: Array<Exchange>; readonly close: () => void }>((resume) => {
+      const seen: Array<Exchange> = []
+      const to = new URL(target)
+      const proxy = http.createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (c: Buffer) => chunks.push(c))
+        req.on("end", () => {
+          const raw = Buffer.concat(chunks)
+          const exchange: Exchange | undefined = req.method === "POST"
+            ? { headers: req.headers, body: JSON.parse(raw.toString("utf8")), response: "" }
+            : undefined
+          if (exchange) seen.push(exchange)
+          const upstream = http.request(
+            { host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers: { ...req.headers, host: to.host } },
+            (r) => {
+              res.writeHead(r.statusCode ?? 502, r.headers)
+              r.on("data", (c: Buffer) => {
+                if (exchange) exchange.response += c.toString("utf8")
+                res.write(c)
+              })
+              r.on("end", () => res.end())
+            }
+          )
+          upstream.on("error", () => res.destroy())
+          upstream.end(raw)
+        })
+      })
+      proxy.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}/mcp`,
+          seen,
+          close: () => {
+            proxy.closeAllConnections()
+            proxy.close()
+          }
+        })))
+    }),
+    (p) => Effect.sync(() => p.close())
+  )
+
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+const CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+
+describe("the modern era on the wire", () => {
+  it.scoped("HTTP: server/discover first, no initialize, _meta and MCP headers on every request, resultType in answers", () =>
+    Effect.gen(function*() {
+      const { url } = yield* httpServer(v2ErasServer, ["--http"])
+      const proxy = yield* recordingProxy(url)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const registry = yield* ToolRegistry
+        yield* registry.listServer("e")
+        yield* registry.call("mcp__e__good_header", { region: "us" })
+      }).pipe(Effect.provide(hostWith([server("e", { url: proxy.url })], freshHome()))))
+      const requests = proxy.seen.filter((x) => typeof x.body.method === "string" && "id" in x.body)
+      expect(requests[0]?.body.method).toBe("server/discover")
+      expect(requests.map((x) => x.body.method)).not.toContain("initialize")
+      expect(requests.map((x) => x.body.method)).toEqual(expect.arrayContaining(["tools/list", "tools/call"]))
+      for (const x of requests) {
+        expect(x.headers["mcp-protocol-version"]).toBe("2026-07-28")
+        expect(x.headers["mcp-method"]).toBe(x.body.method)
+        expect(x.body.params?._meta?.[PROTOCOL_VERSION_KEY]).toBe("2026-07-28")
+        expect(x.body.params?._meta?.[CAPABILITIES_KEY]).toEqual(expect.objectContaining({ elicitation: expect.anything() }))
+      }
+      const toolCall = requests.find((x) => x.body.method === "tools/call")!
+      expect(toolCall.headers["mcp-name"]).toBe("good_header")
+      expect(toolCall.headers["mcp-param-region"]).toBe("us")
+      expect(toolCall.response).toContain(`"resultType":"complete"`)
+    }), 60_000)
+
+  it.live("stdio: server/discover first, no initialize, _meta on every request", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const log = path.join(home, "stdin.log")
+      const script = path.join(home, "tee.sh")
+      writeFileSync(script, `#!/bin/sh\ntee -a "${log}" | "${process.execPath}" "${v2StdioServer}"\n`)
+      chmodSync(script, 0o755)
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* (yield* ToolRegistry).call("mcp__v2__echo", { text: "hi" })
+      }).pipe(Effect.provide(hostWith([server("v2", { command: script })], home))))
+      const requests = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Exchange["body"] & { id?: unknown })
+        .filter((m) => m.id !== undefined && typeof m.method === "string")
+      expect(requests[0]?.method).toBe("server/discover")
+      expect(requests.map((m) => m.method)).not.toContain("initialize")
+      for (const m of requests) {
+        expect(m.params?._meta?.[PROTOCOL_VERSION_KEY]).toBe("2026-07-28")
+        expect(m.params?._meta?.[CAPABILITIES_KEY]).toBeDefined()
+      }
     }), 60_000)
 })
