@@ -188,8 +188,11 @@ interface Exchange {
   response: string
 }
 
-/** A reverse proxy on 127.0.0.1 in front of `target` that records every POST and its answer. */
-const recordingProxy = (target: string) =>
+/**
+ * A reverse proxy on 127.0.0.1 in front of `target` that records every POST and its answer;
+ * requests of the `swallow` method get no answer at all (a server that holds them open).
+ */
+const recordingProxy = (target: string, swallow?: string) =>
   Effect.acquireRelease(
     Effect.async<{ readonly url: string; readonly seen: Array<Exchange>; readonly close: () => void }>((resume) => {
       const seen: Array<Exchange> = []
@@ -203,6 +206,7 @@ const recordingProxy = (target: string) =>
             ? { headers: req.headers, body: JSON.parse(raw.toString("utf8")), response: "" }
             : undefined
           if (exchange) seen.push(exchange)
+          if (swallow !== undefined && exchange?.body.method === swallow) return
           const upstream = http.request(
             { host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers: { ...req.headers, host: to.host } },
             (r) => {
@@ -233,6 +237,39 @@ const recordingProxy = (target: string) =>
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 const CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+
+describe("auto against legacy HTTP servers", () => {
+  it.scoped("server-everything over Streamable HTTP is found legacy (it refuses the probe) and remembered", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const everything = yield* Effect.acquireRelease(
+        Effect.promise(() => Everything.startEverything("streamableHttp")),
+        ({ child }) => Effect.promise(() => Everything.stopServer(child))
+      )
+      const servers = [server("ev", { url: `http://127.0.0.1:${everything.port}/mcp` })]
+      const states = yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith(servers, home))))
+      expect(states.ev?.[0]).toBe("legacy")
+      expect(Object.values(readVerdicts(home)).map((v) => v.era)).toEqual(["legacy"])
+    }), 60_000)
+
+  it.scoped("a legacy HTTP server that leaves the probe unanswered gets initialize after the probe's wait", () =>
+    Effect.gen(function*() {
+      const home = freshHome()
+      const everything = yield* Effect.acquireRelease(
+        Effect.promise(() => Everything.startEverything("streamableHttp")),
+        ({ child }) => Effect.promise(() => Everything.stopServer(child))
+      )
+      const proxy = yield* recordingProxy(`http://127.0.0.1:${everything.port}/mcp`, "server/discover")
+      const servers = [server("silent", { url: proxy.url })]
+      const states = yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith(servers, home, { pool: { probeTimeoutMs: 300 } }))))
+      expect(states.silent?.[0]).toBe("legacy")
+      expect(proxy.seen.map((x) => x.body.method).slice(0, 2)).toEqual(["server/discover", "initialize"])
+      // Remembered: the next run sends no probe.
+      const before = proxy.seen.length
+      yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith(servers, home, { pool: { probeTimeoutMs: 300 } }))))
+      expect(proxy.seen.slice(before).map((x) => x.body.method)).not.toContain("server/discover")
+    }), 60_000)
+})
 
 describe("the modern era on the wire", () => {
   it.scoped("HTTP: server/discover first, no initialize, _meta and MCP headers on every request, resultType in answers", () =>

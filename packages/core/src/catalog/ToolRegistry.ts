@@ -15,7 +15,7 @@ import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfi
 import { xMcpHeaderFault } from "./HeaderParams.js"
 import { ListKey } from "../pool/ConnectionLists.js"
 import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
-import { type RequestError } from "../pool/RequestErrors.js"
+import { namingTool, type RequestError } from "../pool/RequestErrors.js"
 import {
   type ConfigError,
   type PermissionDenied,
@@ -513,7 +513,7 @@ const make = Effect.gen(function*() {
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})
-      }) as Promise<CallToolResult>
+      }).catch(namingTool(tool.tool)) as Promise<CallToolResult>
       return onSteps === undefined ? sent : sent.catch((error: unknown) => {
         if (error instanceof UrlElicitationRequiredError) {
           onSteps(error.elicitations.map((e) => ({ url: e.url, message: e.message, elicitationId: e.elicitationId })))

@@ -49,6 +49,21 @@ const codeOf = (cause: unknown): string | undefined => {
   return undefined
 }
 
+/**
+ * A tool call whose server kept answering `input_required` past the round limit (SEP-2322): SDK
+ * v2's `InputRequiredRoundsExceeded`, with the tool it was for, so the message can name it.
+ */
+export class InputRoundsExceeded extends Error {
+  constructor(readonly tool: string, override readonly cause: unknown) {
+    super(`tool ${tool}: ${cause instanceof Error ? cause.message : String(cause)}`)
+  }
+}
+
+/** Rethrows SDK v2's round-limit error of a call to `tool` as {@link InputRoundsExceeded}. */
+export const namingTool = (tool: string) => (error: unknown): never => {
+  throw sdkCodeOf(error) === SdkErrorCode.InputRequiredRoundsExceeded ? new InputRoundsExceeded(tool, error) : error
+}
+
 /** JSON-RPC -32022 (2026-07-28): the server does not support the protocol version asked for. */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022
 
@@ -180,16 +195,17 @@ export const classifyRequestFailure = (
     }
   }
   const sdkCode = sdkCodeOf(cause)
-  if (sdkCode === SdkErrorCode.InputRequiredRoundsExceeded) {
-    const tool = method === "tools/call" ? "the call" : method
+  if (sdkCode === SdkErrorCode.InputRequiredRoundsExceeded || cause instanceof InputRoundsExceeded) {
+    const what = cause instanceof InputRoundsExceeded ? `tool ${JSON.stringify(cause.tool)}` : method
     return {
       terminal: false,
       error: new McpRequestError({
         server,
         method,
         code: -1,
-        message: `Server "${server}" kept asking for input: ${tool} took more rounds of input_required than allowed ` +
-          `(${messageOf(cause)}). The server may be looping; report it to its authors.`
+        message: `Server "${server}" kept asking for input: ${what} answered input_required more times than ` +
+          `allowed (${messageOf(cause instanceof InputRoundsExceeded ? cause.cause : cause)}). The server may be ` +
+          `looping; report it to its authors.`
       })
     }
   }

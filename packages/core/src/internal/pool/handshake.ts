@@ -12,7 +12,14 @@
  * probes (bounded by `probeTimeoutMs`) and the verdict is written for the next run. A remembered
  * verdict that fails to connect is dropped for a probe, whose verdict replaces it.
  */
-import { type Client, type Implementation, SdkError, SdkErrorCode, type Transport as SdkTransport } from "@modelcontextprotocol/client"
+import {
+  type Client,
+  type Implementation,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type Transport as SdkTransport
+} from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
@@ -22,7 +29,8 @@ import { ServerUnavailable } from "../../Errors.js"
 import type { ConcreteKind } from "../../transport/OpenedTransport.js"
 import { candidateKinds, type Transport } from "../../transport/Transport.js"
 import { type Era, eraKey, readVerdict, writeVerdict } from "../../pool/EraCache.js"
-import { classifyConnectError } from "../../pool/RequestErrors.js"
+import { classifyConnectError, isVersionError } from "../../pool/RequestErrors.js"
+import { isAuthError } from "../../transport/TransportErrors.js"
 import { makeSchemaValidator } from "../../pool/SchemaValidator.js"
 import { HostClient } from "./hostClient.js"
 
@@ -152,17 +160,23 @@ export const handshake = (
     for (const [i, kind] of kinds.entries()) {
       const plan: Plan = protocol !== "auto" ? protocol : legacyOnly(kind) ? "legacy" : known?.era ?? "auto"
       let result = yield* Effect.either(attempt(transport, server, kind, options, connectionScope, plan, known?.protocolVersion))
-      if (result._tag === "Left" && !(result.left instanceof ServerUnavailable) && known !== undefined && plan === known.era) {
+      if (result._tag === "Left" && known !== undefined && plan === known.era && disagrees(result.left)) {
         // The remembered era no longer works (an upgraded or replaced server): probe afresh.
         yield* Effect.logDebug(`the remembered ${plan} era failed (${messageOf(result.left.cause)}): probing again`).pipe(
           Effect.annotateLogs({ server: server.name })
         )
         result = yield* Effect.either(attempt(transport, server, kind, options, connectionScope, "auto", undefined))
       }
-      if (result._tag === "Left" && plan === "auto" && kind === "stdio" && closedDuringProbe(result.left)) {
-        // A server that exits on the probe (SDKs that stop on any request before `initialize`)
-        // is a legacy server: SDK v2 says so for its own stdio transport, which probes on a
-        // sibling process; mcpctl's probes in place, so it starts the server once more.
+      if (result._tag === "Left" && plan === "auto" && probeGotNoAnswer(result.left, kind)) {
+        // A stdio server that exits on the probe (SDKs that stop on any request before
+        // `initialize`) is a legacy server: SDK v2 says so for its own stdio transport, which
+        // probes on a sibling process; mcpctl's probes in place, so it starts the server once
+        // more. An HTTP server that leaves the probe unanswered (SDK v2 calls that an outage) gets
+        // `initialize` too: 2025-era servers that hold an unknown request open exist (the 0.1
+        // conformance servers), and one that is really down fails that as well.
+        yield* Effect.logDebug(`era probe: ${messageOf(result.left.cause)}; trying the 2025 era`).pipe(
+          Effect.annotateLogs({ server: server.name })
+        )
         result = yield* Effect.either(attempt(transport, server, kind, options, connectionScope, "legacy", undefined))
       }
       if (result._tag === "Right") {
@@ -180,9 +194,23 @@ export const handshake = (
     return yield* Effect.fail(classifyConnectError(server, last!, protocol).error)
   })
 
-/** SDK v2's verdict when the connection closed while its probe waited. */
-const closedDuringProbe = (failure: ServerUnavailable | Failure): boolean =>
+/**
+ * The server is there but refused the era asked for (a version error, or any JSON-RPC error to
+ * the opening request): a remembered verdict that gets this is stale. A server that is down,
+ * fails to start or needs a sign-in is not probed again for it.
+ */
+const disagrees = (failure: ServerUnavailable | Failure): boolean =>
+  !(failure instanceof ServerUnavailable) && !isAuthError(failure.cause) &&
+  (isVersionError(failure.cause) || ProtocolError.isInstance(failure.cause))
+
+/**
+ * The probe got no usable answer: on stdio the server closed while it waited (SDK v2's
+ * `EraNegotiationFailed`), on HTTP it timed out.
+ */
+const probeGotNoAnswer = (failure: ServerUnavailable | Failure, kind: ConcreteKind): failure is Failure =>
   !(failure instanceof ServerUnavailable) && SdkError.isInstance(failure.cause) &&
-  failure.cause.code === SdkErrorCode.EraNegotiationFailed
+  (kind === "stdio"
+    ? failure.cause.code === SdkErrorCode.EraNegotiationFailed
+    : failure.cause.code === SdkErrorCode.RequestTimeout && /probe/i.test(failure.cause.message))
 
 const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
