@@ -179,6 +179,11 @@ export const handshake = (
         )
         result = yield* Effect.either(attempt(transport, server, kind, options, connectionScope, "legacy", undefined))
       }
+      if (result._tag === "Left" && protocol === "auto" && answeredModernToInitialize(result.left)) {
+        // The 2025 handshake (after a probe that got no answer in time, or from a remembered
+        // legacy verdict) was answered with a 2026-07-28 version: the server is modern.
+        result = yield* Effect.either(attempt(transport, server, kind, options, connectionScope, "modern", undefined))
+      }
       if (result._tag === "Right") {
         const opened = result.right
         if (home !== undefined && key !== undefined && !legacyOnly(kind)) {
@@ -202,6 +207,13 @@ export const handshake = (
 const disagrees = (failure: ServerUnavailable | Failure): boolean =>
   !(failure instanceof ServerUnavailable) && !isAuthError(failure.cause) &&
   (isVersionError(failure.cause) || ProtocolError.isInstance(failure.cause))
+
+/** SDK v2's refusal of an `initialize` result that names a modern (2026-07-28 or later) version. */
+const answeredModernToInitialize = (failure: ServerUnavailable | Failure): boolean => {
+  if (failure instanceof ServerUnavailable || !(failure.cause instanceof Error)) return false
+  const m = /protocol version is not supported: (\d{4}-\d{2}-\d{2})/.exec(failure.cause.message)
+  return m !== null && m[1]! >= MODERN_PROTOCOL_VERSION
+}
 
 /**
  * The probe got no usable answer: on stdio the server closed while it waited (SDK v2's
