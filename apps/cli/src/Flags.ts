@@ -85,11 +85,23 @@ export const name = Options.text("name").pipe(
 )
 
 /**
- * `--url`/`--transport`/`--header`/`--stdio`/`--name`: spread into every command that connects
- * (servers, tools, call, resources, prompts, auth). Kept apart from `global` because `add` has
- * its own `--transport` and `--header` with a different meaning.
+ * `--protocol`: the protocol era of every server for this run, over their `protocol` settings
+ * (README, Protocol eras).
  */
-export const adhoc = { url, transport, header, stdio, adhocName: name } as const
+export const protocol = Options.choice("protocol", ["auto", "modern", "legacy"]).pipe(
+  Options.optional,
+  Options.withDescription(
+    "Protocol era for this run: auto (probe once, remember the verdict), modern (MCP 2026-07-28) or " +
+      "legacy (2025-era initialize); overrides each server's \"protocol\" setting"
+  )
+)
+
+/**
+ * `--url`/`--transport`/`--header`/`--stdio`/`--name` and `--protocol`: spread into every command
+ * that connects (servers, tools, call, resources, prompts, auth, trust). Kept apart from `global`
+ * because `add` has its own `--transport` and `--header` with a different meaning.
+ */
+export const adhoc = { url, transport, header, stdio, adhocName: name, protocol } as const
 
 /**
  * `--auth`: sign in inline (browser via `$BROWSER` or the platform opener) when a remote server

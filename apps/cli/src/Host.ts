@@ -49,6 +49,10 @@ export interface HostOptions extends GlobalFlags {
   readonly header?: ReadonlyArray<string>
   readonly stdio?: Option.Option<string>
   readonly adhocName?: string
+  /** `--protocol`: every server's era for this run. */
+  readonly protocol?: Option.Option<"auto" | "modern" | "legacy">
+  /** Keep cached lists current on modern servers (`subscriptions/listen`); for long-lived commands. */
+  readonly watchCatalog?: boolean
   /** Connect again to a server whose connect failed, on its next use (`serve`); else one attempt per run. */
   readonly retryConnects?: boolean
 }
@@ -189,7 +193,13 @@ export const hostLayer = (options: HostOptions, pool: PoolOptions = {}) => {
     serverLogs: { threshold: options.logLevel ?? "warning", write: logLine },
     // A command connects to each server once: listing after a failed connect reports that failure
     // instead of waiting out MCP_TIMEOUT a second time.
-    pool: { ...pool, rememberFailedConnects: options.retryConnects !== true }
+    pool: {
+      ...pool,
+      rememberFailedConnects: options.retryConnects !== true,
+      protocol: options.protocol ? Option.getOrUndefined(options.protocol) : undefined,
+      // A one-shot command's lists end with it: no change stream to open (and pay for) per server.
+      listen: options.watchCatalog === true
+    }
   })
 }
 

@@ -73,6 +73,14 @@ export const v2HttpServer: string = fileURLToPath(new URL("./fixtures/v2-http-se
 export const v2StdioServer: string = fileURLToPath(new URL("./fixtures/v2-stdio-server.mjs", import.meta.url))
 
 /**
+ * An SDK v2 server (both eras; stdio, or stateless HTTP with `--http`) with the tools a host must
+ * handle itself in the modern era: an invalid and a valid `x-mcp-header`, an array
+ * `structuredContent`, `input_required` with an odd `requestState` and one that never ends,
+ * JSON Schema 2020-12 schemas, and an output schema whose `$ref` points at `--ref-url URL`.
+ */
+export const v2ErasServer: string = fileURLToPath(new URL("./fixtures/v2-eras-server.mjs", import.meta.url))
+
+/**
  * An HTTP fixture server (`node <script> <args…>` printing "listening URL" on stdout, like
  * {@link v2HttpServer}) for the scope: its URL and pid; killed when the scope closes.
  */

@@ -84,9 +84,9 @@ export const call = Command.make(
       const persisted = yield* persistCallContent(result, Path.join(config.home, "outputs")).pipe(
         Effect.mapError((e) => new UsageError({ message: `Could not save binary output: ${e.message}` }))
       )
-      // SDK v2 types `structuredContent` as any JSON value (2026-07-28); a legacy-era result is
-      // validated as an object by the SDK, so the object type holds here.
-      const input = { content: persisted.content, structuredContent: result.structuredContent as Record<string, unknown> | undefined }
+      // `structuredContent` is any JSON value in the modern era (an array, a string, a number),
+      // an object in the legacy one: shaped and printed as whatever it is.
+      const input = { content: persisted.content, structuredContent: result.structuredContent }
       const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
       // The budget counts what is printed: pretty JSON, with --json and for structuredContent.
       const printed = { pretty: true }

@@ -54,11 +54,11 @@ const toolSearch = Options.boolean("tool-search").pipe(
   )
 )
 
-export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, http, socket, tokenFile, toolSearch }, (flags) =>
+export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, protocol: Flags.protocol, http, socket, tokenFile, toolSearch }, (flags) =>
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
-    { ...flags, noPrompt: true, retryConnects: true },
+    { ...flags, noPrompt: true, retryConnects: true, watchCatalog: true },
     Effect.gen(function*() {
       const port = Option.getOrUndefined(flags.http), path = Option.getOrUndefined(flags.socket)
       const file = Option.getOrUndefined(flags.tokenFile)

@@ -22,6 +22,10 @@ interface ServerReport {
   readonly prompts: number | null
   readonly serverInfo: { readonly name: string; readonly version: string } | null
   readonly connectMs: number | null
+  /** The protocol version negotiated (2026-07-28 for a modern server, 2025-… for a legacy one). */
+  readonly protocolVersion: string | null
+  /** `modern` (2026-07-28 and later) or `legacy` (the 2025-era `initialize`). */
+  readonly era: "modern" | "legacy" | null
   readonly error: string | null
 }
 
@@ -55,6 +59,8 @@ export const gather = Effect.gen(function*() {
           prompts: null,
           serverInfo: null,
           connectMs: "connectMs" in state ? state.connectMs ?? null : null,
+          protocolVersion: null,
+          era: null,
           error: "error" in state ? state.error.message : null
         }
       }
@@ -72,6 +78,8 @@ export const gather = Effect.gen(function*() {
         prompts,
         serverInfo: c.serverInfo ? { name: c.serverInfo.name, version: c.serverInfo.version } : null,
         connectMs: c.connectMs,
+        protocolVersion: c.protocolVersion ?? null,
+        era: c.era,
         error: null
       }
     }), { concurrency: "unbounded" })
@@ -106,11 +114,12 @@ export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc
       return err("No MCP servers configured. Add one with `mcpctl add NAME -- COMMAND ARGS…` or pass --config FILE.")
     }
     out(table(
-      ["NAME", "STATUS", "TRANSPORT", "TOOLS", "RESOURCES", "PROMPTS", "TIME", "SOURCE"],
+      ["NAME", "STATUS", "TRANSPORT", "PROTOCOL", "TOOLS", "RESOURCES", "PROMPTS", "TIME", "SOURCE"],
       reports.map((r) => [
         r.name,
         r.status,
         r.transport,
+        r.protocolVersion ?? "-",
         dash(r.tools),
         dash(r.resources),
         dash(r.prompts),

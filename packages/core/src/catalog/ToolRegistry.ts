@@ -12,9 +12,10 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { McpConfig } from "../config/McpConfig.js"
 import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
+import { xMcpHeaderFault } from "./HeaderParams.js"
 import { ListKey } from "../pool/ConnectionLists.js"
 import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
-import { type RequestError } from "../pool/RequestErrors.js"
+import { namingTool, type RequestError } from "../pool/RequestErrors.js"
 import {
   type ConfigError,
   type PermissionDenied,
@@ -288,6 +289,19 @@ const make = Effect.gen(function*() {
     const tools: Array<McpTool> = []
     for (const t of listed) {
       if (hiddenBy(server.config, t.name)) continue
+      // A modern server's tool with broken `x-mcp-header` marks is not offered (SEP-2243).
+      const headerFault = connection.era === "modern" ? xMcpHeaderFault(t.inputSchema) : undefined
+      if (headerFault !== undefined) {
+        const key = `${server.name}\u0000${t.name}`
+        if (!warned.has(key)) {
+          warned.add(key)
+          await runPromise(Effect.logWarning(
+            `Server "${server.name}": tool ${JSON.stringify(t.name)} is left out of the catalogue: its input schema ` +
+              `has an invalid x-mcp-header (${headerFault}).`
+          ))
+        }
+        continue
+      }
       const tool = toMcpTool(server.name, t)
       definitions.set(tool, t)
       tools.push(tool)
@@ -500,7 +514,7 @@ const make = Effect.gen(function*() {
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})
-      }) as Promise<CallToolResult>
+      }).catch(namingTool(tool.tool)) as Promise<CallToolResult>
       return onSteps === undefined ? sent : sent.catch((error: unknown) => {
         if (error instanceof UrlElicitationRequiredError) {
           onSteps(error.elicitations.map((e) => ({ url: e.url, message: e.message, elicitationId: e.elicitationId })))

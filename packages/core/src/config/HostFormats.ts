@@ -237,6 +237,7 @@ const mcpctlFields: Record<string, Handler> = {
   maxOutputTokens: same("maxOutputTokens"),
   disabled: same("disabled"),
   oauth: same("oauth"),
+  protocol: same("protocol"),
   // Tool filters, under mcpctl's setting names (catalog/ToolFilter.ts applies them).
   includeTools: same("includeTools"),
   excludeTools: same("excludeTools")
@@ -304,6 +305,7 @@ const codexFields: Record<string, Handler> = {
     if (!isObject(v)) return b.cannot(key)
     for (const [h, name] of Object.entries(v)) b.setIn("headers", h, "${" + String(name) + "}", [key, h])
   },
+  protocol: same("protocol"),
   enabled_tools: same("includeTools"),
   disabled_tools: same("excludeTools"),
   tool_timeout_sec: seconds("timeout"),
@@ -332,6 +334,7 @@ const geminiFields = (allow: Array<string>, name: string): Record<string, Handle
   timeout: same("timeout"),
   includeTools: same("includeTools"),
   excludeTools: same("excludeTools"),
+  protocol: same("protocol"),
   oauth: geminiOauth,
   description: ignore,
   // `trust: true` skips confirmations: mcpctl's allow rule for every tool of the server.

@@ -30,6 +30,15 @@ export const OAuthOptions = Schema.Struct({
 })
 export type OAuthOptions = typeof OAuthOptions.Type
 
+/**
+ * Which protocol era mcpctl speaks with a server (README, Protocol eras): `modern` is MCP
+ * 2026-07-28 (no `initialize`; `server/discover`, per-request `_meta`), `legacy` the 2025-era
+ * `initialize` handshake (2025-11-25, 06-18, 03-26), `auto` (the default) probes once and
+ * remembers the verdict in `$MCPCTL_HOME/eras.json`.
+ */
+export const Protocol = Schema.Literal("auto", "modern", "legacy")
+export type Protocol = typeof Protocol.Type
+
 /** Per-tool settings of a server, keyed by the server's own tool name. */
 export const ToolSettings = Schema.Struct({
   /** Output budget of this tool's calls, in tokens; overrides the server's and any `_meta` hint. */
@@ -53,7 +62,9 @@ const catalogFields = {
   /** `false`: do not pin this server's tool definitions (CLI.md, Pinning). Default true. */
   pin: Schema.optional(Schema.Boolean),
   /** Per-tool settings by the server's own tool name. */
-  tools: Schema.optional(Schema.Record({ key: Schema.String, value: ToolSettings }))
+  tools: Schema.optional(Schema.Record({ key: Schema.String, value: ToolSettings })),
+  /** The protocol era: `auto` (default), `modern` (2026-07-28) or `legacy` (2025-era). */
+  protocol: Schema.optional(Protocol)
 }
 
 /** A local server: a child process speaking JSON-RPC over stdin/stdout. */

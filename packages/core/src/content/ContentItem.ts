@@ -22,5 +22,9 @@ export type ContentItem = ContentBlock | FileContent
 /** The parts of a call result that the budget covers (a `CallToolResult` fits). */
 export interface ShapeInput {
   readonly content?: ReadonlyArray<ContentItem>
-  readonly structuredContent?: Record<string, unknown> | undefined
+  /**
+   * Any JSON value: 2026-07-28 lets a tool answer an array, a string or a number; the 2025 era
+   * only an object.
+   */
+  readonly structuredContent?: unknown
 }

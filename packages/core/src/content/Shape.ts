@@ -310,7 +310,8 @@ export const shapeStructured = (value: unknown, maxChars: number, print: PrintOp
 /** A result within budget; `notes` explain every cut so `truncated: true` is never a mystery. */
 export interface ShapedResult {
   readonly content: Array<ContentItem>
-  readonly structuredContent: Record<string, unknown> | undefined
+  /** Any JSON value (see `ShapeInput`). */
+  readonly structuredContent: unknown
   readonly truncated: boolean
   readonly notes: ReadonlyArray<string>
 }
@@ -413,7 +414,7 @@ export const shapeCallResult = (
     const share = structuredLen <= half ? structuredLen : Math.max(half, available - textTotal)
     if (structuredLen > share) {
       const shaped = shapeStructured(structured, share, { pretty, depth: STRUCTURED_DEPTH })
-      structuredOut = shaped.value as Record<string, unknown>
+      structuredOut = shaped.value
       structuredUsed = printedLength(shaped.value, pretty, STRUCTURED_DEPTH)
       notes.push(...shaped.notes)
     }

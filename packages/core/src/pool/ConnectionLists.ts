@@ -6,7 +6,7 @@
  * the connection, so a closed connection can never serve a stale catalogue. (A leaf: the pool
  * owns the store, the catalogue owns what is in it.)
  */
-import type { Client } from "@modelcontextprotocol/client"
+import type { Client, ServerCapabilities } from "@modelcontextprotocol/client"
 
 /** The lists a server's `notifications/<kind>/list_changed` makes stale. */
 export type ListKind = "tools" | "resources" | "prompts"
@@ -92,4 +92,27 @@ export const dropOnListChanged = (client: Client, lists: ConnectionLists, onDrop
   client.setNotificationHandler("notifications/tools/list_changed", handler("tools"))
   client.setNotificationHandler("notifications/resources/list_changed", handler("resources"))
   client.setNotificationHandler("notifications/prompts/list_changed", handler("prompts"))
+}
+
+/**
+ * On a modern (2026-07-28) connection, opens the `subscriptions/listen` stream for the lists the
+ * server says change (`listChanged` in its capabilities): its notifications reach the handlers of
+ * {@link dropOnListChanged}. Fire and forget: `report` hears why it could not be opened; the
+ * stream ends with the connection.
+ */
+export const listenForChanges = (
+  client: Client,
+  capabilities: ServerCapabilities | undefined,
+  report: (message: string) => void
+): void => {
+  const filter = {
+    ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
+    ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {})
+  }
+  if (Object.keys(filter).length === 0) return
+  client.listen(filter).then(
+    (subscription) => subscription.closed.then((why) => why === "local" ? undefined : report(`subscriptions/listen ended (${why})`)),
+    (error: unknown) => report(`subscriptions/listen failed: ${error instanceof Error ? error.message : String(error)}`)
+  )
 }

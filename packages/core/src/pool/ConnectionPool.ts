@@ -14,11 +14,12 @@ import * as PubSub from "effect/PubSub"
 import * as RcMap from "effect/RcMap"
 import * as Runtime from "effect/Runtime"
 import { McpConfig } from "../config/McpConfig.js"
-import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
+import { type Protocol, type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
 import { type ConcreteKind } from "../transport/OpenedTransport.js"
 import { Transport } from "../transport/Transport.js"
-import { ConnectionLists, dropOnListChanged, type ListKind } from "./ConnectionLists.js"
+import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges } from "./ConnectionLists.js"
+import type { Era } from "./EraCache.js"
 import { handshake } from "../internal/pool/handshake.js"
 import { listensTo } from "../internal/pool/hostClient.js"
 import { type RequestPool, sendRequest } from "../internal/pool/request.js"
@@ -45,6 +46,10 @@ export interface Connection {
   readonly lists: ConnectionLists
   /** The server's process id (stdio only): for diagnostics, and for tests that kill it. */
   readonly pid: number | undefined
+  /** The protocol era of the connection: 2026-07-28 and later (`modern`) or the 2025 era (`legacy`). */
+  readonly era: Era
+  /** The protocol version negotiated (`server/discover` or `initialize`). */
+  readonly protocolVersion: string | undefined
 }
 
 /** Options of one request through the pool (what interruption does: see `run`). */
@@ -96,6 +101,16 @@ export interface PoolOptions {
    * false: the next use tries again, as a long-lived host (serve) wants.
    */
   readonly rememberFailedConnects?: boolean | undefined
+  /** `--protocol`: the era of every server for this pool, over their `protocol` settings. */
+  readonly protocol?: Protocol | undefined
+  /**
+   * Open a `subscriptions/listen` stream on each modern connection whose server announces
+   * `listChanged`, so catalogue changes arrive as on legacy connections (events, dropped
+   * lists). Default true; one-shot commands turn it off (nothing they hold outlives the run).
+   */
+  readonly listen?: boolean | undefined
+  /** How long `auto`'s era probe waits (ms); default 3 s, never more than the connect timeout. */
+  readonly probeTimeoutMs?: number | undefined
 }
 
 /** One live connection per server; status of all of them. */
@@ -206,7 +221,10 @@ export function make(options: PoolOptions) {
       configureClient: options.configureClient,
       // Our own timeout (in `lookup`) owns MCP_TIMEOUT and its message; the SDK's only backs it up.
       sdkTimeoutMs: config.limits.connectTimeoutMs + 1_000,
-      open
+      open,
+      protocolOf: (server: ResolvedServer): Protocol => options.protocol ?? server.config.protocol ?? "auto",
+      home: config.home,
+      probeTimeoutMs: Math.min(options.probeTimeoutMs ?? 3_000, config.limits.connectTimeoutMs)
     }
 
     const debug = (name: string, message: string) => Effect.annotateLogs(Effect.logDebug(message), { server: name })
@@ -280,6 +298,8 @@ export function make(options: PoolOptions) {
           connectMs: yield* elapsed,
           lists: new ConnectionLists(),
           pid: opened.pid,
+          era: opened.era,
+          protocolVersion: opened.protocolVersion,
           failures: 0
         }
         // Any message from the server proves the transport works: the error count restarts.
@@ -289,6 +309,11 @@ export function make(options: PoolOptions) {
         dropOnListChanged(client, record.lists, (list) => {
           if (entry.live === record) fork(PubSub.publish(events, { _tag: "ListChanged", server: name, list }))
         })
+        // Modern servers send changes only on a subscriptions/listen stream; the same handlers
+        // hear them. Opened in the background: the connect does not wait for the acknowledgement.
+        if (record.era === "modern" && options.listen !== false) {
+          listenForChanges(client, record.capabilities, (message) => fork(debug(name, message)))
+        }
         // However the entry ends (idle timeout, invalidation, pool shutdown), the connection is
         // forgotten with it.
         yield* Effect.addFinalizer(() => forget(record, "closed (idle time over, invalidated or pool closed)"))
@@ -304,7 +329,11 @@ export function make(options: PoolOptions) {
         }
         client.onclose = closed
         if (opened.closedEarly()) closed()
-        yield* debug(name, `${entry.connects > 1 ? "reconnected" : "connected"} over ${opened.kind} in ${record.connectMs} ms`)
+        yield* debug(
+          name,
+          `${entry.connects > 1 ? "reconnected" : "connected"} over ${opened.kind} (${record.era}, ` +
+            `${record.protocolVersion ?? "unknown version"}) in ${record.connectMs} ms`
+        )
         return record
       })
 

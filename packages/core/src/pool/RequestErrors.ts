@@ -5,7 +5,7 @@
  * callers of the pool only ever see these few tagged errors.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client"
-import type { ResolvedServer } from "../config/ServerConfig.js"
+import type { Protocol, ResolvedServer } from "../config/ServerConfig.js"
 import { displayUrl, redactText } from "../Redact.js"
 import {
   McpRequestError,
@@ -51,14 +51,68 @@ const codeOf = (cause: unknown): string | undefined => {
 }
 
 /**
+ * A tool call whose server kept answering `input_required` past the round limit (SEP-2322): SDK
+ * v2's `InputRequiredRoundsExceeded`, with the tool it was for, so the message can name it.
+ */
+export class InputRoundsExceeded extends Error {
+  constructor(readonly tool: string, override readonly cause: unknown) {
+    super(`tool ${tool}: ${cause instanceof Error ? cause.message : String(cause)}`)
+  }
+}
+
+/** Rethrows SDK v2's round-limit error of a call to `tool` as {@link InputRoundsExceeded}. */
+export const namingTool = (tool: string) => (error: unknown): never => {
+  throw sdkCodeOf(error) === SdkErrorCode.InputRequiredRoundsExceeded ? new InputRoundsExceeded(tool, error) : error
+}
+
+/** JSON-RPC -32022 (2026-07-28): the server does not support the protocol version asked for. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+/** The versions a -32022 error says the server supports, when it says. */
+const supportedVersions = (cause: unknown): ReadonlyArray<string> | undefined => {
+  const data = (cause as { data?: { supported?: unknown } } | null)?.data
+  const supported = data && typeof data === "object" ? data.supported : undefined
+  return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string") : undefined
+}
+
+/**
+ * A protocol version error: the server's -32022 (UnsupportedProtocolVersion), or SDK v2's
+ * `EraNegotiationFailed` (a pinned or probed modern connect found no common revision).
+ */
+export const isVersionError = (cause: unknown): boolean =>
+  (ProtocolError.isInstance(cause) && cause.code === UNSUPPORTED_PROTOCOL_VERSION) ||
+  sdkCodeOf(cause) === SdkErrorCode.EraNegotiationFailed
+
+/**
+ * The message of a version error: what the server refused, what it speaks, and the fix (the
+ * other era with `--protocol`, or the server's `protocol` setting).
+ */
+export const versionErrorMessage = (server: string, cause: unknown, protocol: Protocol | undefined): string => {
+  const supported = supportedVersions(cause)
+  const speaks = supported && supported.length > 0 ? ` It supports ${supported.join(", ")}.` : ""
+  const modern = supported?.some((v) => v >= "2026-07-28")
+  const other: Protocol = protocol === "modern" ? "legacy" : protocol === "legacy" ? "modern" : modern ? "modern" : "legacy"
+  return `Server "${server}" does not speak the protocol version mcpctl asked for` +
+    `${protocol && protocol !== "auto" ? ` (--protocol ${protocol})` : ""}: ${messageOf(cause)}.${speaks} ` +
+    `Connect in the other era with \`--protocol ${other}\`, or set "protocol": "${other}" in its settings.`
+}
+
+/**
  * A failed `initialize`: needs-auth on 401, otherwise failed with the server's own last words
  * (stderr tail). `fallback` says whether `auto` may try the next transport kind.
  */
 export const classifyConnectError = (
   server: ResolvedServer,
-  failure: { readonly cause: unknown; readonly diagnostics: string | undefined }
+  failure: { readonly cause: unknown; readonly diagnostics: string | undefined },
+  protocol?: Protocol | undefined
 ): { readonly error: ServerUnavailable; readonly fallback: boolean } => {
   const { cause, diagnostics } = failure
+  if (isVersionError(cause)) {
+    return {
+      fallback: false,
+      error: new ServerUnavailable({ server: server.name, status: "failed", message: versionErrorMessage(server.name, cause, protocol) })
+    }
+  }
   if (isAuthError(cause)) {
     return {
       fallback: false,
@@ -148,6 +202,12 @@ export const classifyRequestFailure = (
       error: new SessionExpired({ server, message: `The session with server "${server}" expired.` })
     }
   }
+  if (isVersionError(cause)) {
+    return {
+      terminal: false,
+      error: new McpRequestError({ server, method, code: UNSUPPORTED_PROTOCOL_VERSION, message: versionErrorMessage(server, cause, undefined) })
+    }
+  }
   if (ProtocolError.isInstance(cause)) {
     return {
       terminal: false,
@@ -161,6 +221,20 @@ export const classifyRequestFailure = (
     }
   }
   const sdkCode = sdkCodeOf(cause)
+  if (sdkCode === SdkErrorCode.InputRequiredRoundsExceeded || cause instanceof InputRoundsExceeded) {
+    const what = cause instanceof InputRoundsExceeded ? `tool ${JSON.stringify(cause.tool)}` : method
+    return {
+      terminal: false,
+      error: new McpRequestError({
+        server,
+        method,
+        code: -1,
+        message: `Server "${server}" kept asking for input: ${what} answered input_required more times than ` +
+          `allowed (${messageOf(cause instanceof InputRoundsExceeded ? cause.cause : cause)}). The server may be ` +
+          `looping; report it to its authors.`
+      })
+    }
+  }
   if (sdkCode === SdkErrorCode.RequestTimeout) {
     return {
       terminal: false,

@@ -7,9 +7,17 @@
  * engine (RE2's semantics: no backreferences or lookaround). A pattern re2js cannot compile is not
  * evaluated (it matches everything), and so is a schema Ajv cannot compile: checking a server's
  * answer against the server's own schema is a courtesy, never worth a hang or a failed listing.
+ *
+ * Dialects: a schema that names JSON Schema 2020-12 or 2019-09 in `$schema` (2026-07-28's
+ * default dialect is 2020-12) is checked by Ajv's engine for that draft (`prefixItems`,
+ * `$defs`, `unevaluated*`), others by draft-07's. No `$ref` is ever fetched: Ajv resolves only
+ * references inside the schema (no `loadSchema`), so a network `$ref` fails the compile and the
+ * schema goes unchecked.
  */
 import type { JsonSchemaType, jsonSchemaValidator, JsonSchemaValidator } from "@modelcontextprotocol/client"
 import { Ajv } from "ajv"
+import { Ajv2019 } from "ajv/dist/2019.js"
+import { Ajv2020 } from "ajv/dist/2020.js"
 import _addFormats from "ajv-formats"
 import { RE2JS } from "re2js"
 
@@ -44,14 +52,33 @@ const accept: JsonSchemaValidator<unknown> = (input) => ({ valid: true, data: in
  * A fresh validator (one per client: Ajv caches schemas by `$id`, and two servers may use the
  * same one). Options as the SDK's default, plus the linear-time engine.
  */
+/** The draft a schema declares in `$schema`: 2020-12, 2019-09, or anything else (draft-07). */
+const dialectOf = (schema: unknown): "2020" | "2019" | "07" => {
+  const declared = typeof schema === "object" && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined
+  if (typeof declared !== "string") return "07"
+  return declared.includes("2020-12") ? "2020" : declared.includes("2019-09") ? "2019" : "07"
+}
+
 export const makeSchemaValidator = (): jsonSchemaValidator => {
-  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: engine } })
-  addFormats(ajv)
+  const options = { strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: engine } } as const
+  // Made on first use: most servers send draft-07-style schemas only.
+  const engines = new Map<string, Ajv>()
+  const ajvFor = (schema: unknown): Ajv => {
+    const dialect = dialectOf(schema)
+    let ajv = engines.get(dialect)
+    if (ajv === undefined) {
+      ajv = dialect === "2020" ? new Ajv2020(options) : dialect === "2019" ? new Ajv2019(options) : new Ajv(options)
+      addFormats(ajv)
+      engines.set(dialect, ajv)
+    }
+    return ajv
+  }
   // By schema object: the pool hands the SDK the catalogue's own tool definition on every call
   // (ToolRegistry), so a tool's schema is compiled once, not once per call.
   const compiled = new WeakMap<object, JsonSchemaValidator<unknown>>()
   const compile = (schema: JsonSchemaType): JsonSchemaValidator<unknown> => {
     let validate: ReturnType<Ajv["compile"]>
+    const ajv = ajvFor(schema)
     try {
       const id = (schema as { $id?: unknown }).$id
       validate = (typeof id === "string" ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema)

@@ -30,9 +30,16 @@ export class HostClient extends Client {
 }
 
 /**
- * Whether `client` would hand a notification of `method` to anyone: a handler for the method, or
- * a fallback handler. A client that is not a `HostClient` listens to everything (no shortcut).
+ * Notifications the SDK consumes itself, before any registered handler: the acknowledgement that
+ * opens a `subscriptions/listen` stream and a server's cancel of one (2026-07-28).
+ */
+const consumedBySdk = new Set(["notifications/subscriptions/acknowledged", "notifications/cancelled"])
+
+/**
+ * Whether `client` would hand a notification of `method` to anyone: a handler for the method, a
+ * fallback handler, or the SDK's own subscription bookkeeping. A client that is not a
+ * `HostClient` listens to everything (no shortcut).
  */
 export const listensTo = (client: Client) => (method: string): boolean =>
   client.fallbackNotificationHandler !== undefined || !(client instanceof HostClient) ||
-  listened.get(client)?.has(method) === true
+  listened.get(client)?.has(method) === true || consumedBySdk.has(method)
