@@ -35,6 +35,8 @@ const PROBE_CLIENT_ID = "mcpctl-challenge-probe"
 export interface Challenge {
   readonly scope: string | undefined
   readonly resourceMetadataUrl: URL | undefined
+  /** The issuer the sign-in would go to: a repeated scope at another one is a move, not a loop. */
+  readonly issuer?: string | undefined
 }
 
 /**
@@ -80,7 +82,8 @@ export class ChallengeRecordingProvider extends McpctlOAuthProvider {
     const metadataUrl = this.recordedDiscovery?.resourceMetadataUrl
     this.challenge = {
       scope: url.searchParams.get("scope") ?? undefined,
-      resourceMetadataUrl: metadataUrl ? new URL(metadataUrl) : undefined
+      resourceMetadataUrl: metadataUrl ? new URL(metadataUrl) : undefined,
+      issuer: this.recordedDiscovery?.authorizationServerMetadata?.issuer ?? this.recordedDiscovery?.authorizationServerUrl
     }
     await super.redirectToAuthorization(url)
   }
@@ -182,8 +185,9 @@ export type SignInError = Effect.Effect.Error<ReturnType<typeof signIn>>
  * Runs `program`; when it fails because a remote server needs sign-in (401, or 403
  * `insufficient_scope` for a scope we do not hold yet) and inline sign-in is allowed, signs in
  * with the challenge's scope, drops the server's connection and runs `program` again. Gives up
- * after `MAX_SIGN_INS` sign-ins per server, or when a challenge repeats a scope already granted
- * in this run (a server that will never be satisfied).
+ * after `MAX_SIGN_INS` sign-ins per server, or when a challenge repeats a scope already granted by
+ * the same authorization server in this run (a server that will never be satisfied; the same scope
+ * at another issuer is a server that moved).
  */
 export const withInlineAuth = <A, E, R>(
   program: Effect.Effect<A, E, R>
@@ -199,7 +203,7 @@ export const withInlineAuth = <A, E, R>(
           if (name === undefined) return yield* Effect.fail(error)
           const scopes = granted.get(name) ?? new Set<string>()
           const challenge = auth.challengeOf(name)
-          const scopeKey = challenge?.scope ?? ""
+          const scopeKey = `${challenge?.issuer ?? ""} ${challenge?.scope ?? ""}`
           if (scopes.size >= MAX_SIGN_INS || scopes.has(scopeKey)) return yield* Effect.fail(error)
           scopes.add(scopeKey)
           granted.set(name, scopes)
