@@ -339,7 +339,9 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       ...(hints.resourceMetadataUrl ? { resourceMetadataUrl: hints.resourceMetadataUrl } : {})
     }
     const run = (params: Parameters<typeof auth>[1], what: string) =>
-      Effect.tryPromise(() => auth(provider, { ...params, fetchFn: proxyFetch() })).pipe(Effect.catchAll(fail(what)))
+      Effect.tryPromise({ try: () => auth(provider, { ...params, fetchFn: proxyFetch() }), catch: (e) => e }).pipe(
+        Effect.catchAll(fail(what))
+      )
     let first = yield* run(base, "discovering, registering or refreshing")
     // Refresh keeps the registration its token was issued to; only a browser flow needs a client
     // registered for this loopback port, which strict servers compare exactly.
