@@ -178,6 +178,14 @@ export const authFailureServer = (error: unknown, needsSignIn: (server: string) 
   return status === "needs-auth" || needsSignIn(server) ? server : undefined
 }
 
+/**
+ * What makes two challenges the same for the loop guard of `withInlineAuth` (pure): the scope and
+ * the issuer it would be granted by. The same scope at another issuer is a server that moved to
+ * another authorization server (SEP-2352), which deserves a new sign-in.
+ */
+export const challengeKey = (challenge: Challenge | undefined): string =>
+  JSON.stringify([challenge?.issuer ?? "", challenge?.scope ?? ""])
+
 /** The error of one inline sign-in. */
 export type SignInError = Effect.Effect.Error<ReturnType<typeof signIn>>
 
@@ -203,7 +211,7 @@ export const withInlineAuth = <A, E, R>(
           if (name === undefined) return yield* Effect.fail(error)
           const scopes = granted.get(name) ?? new Set<string>()
           const challenge = auth.challengeOf(name)
-          const scopeKey = `${challenge?.issuer ?? ""} ${challenge?.scope ?? ""}`
+          const scopeKey = challengeKey(challenge)
           if (scopes.size >= MAX_SIGN_INS || scopes.has(scopeKey)) return yield* Effect.fail(error)
           scopes.add(scopeKey)
           granted.set(name, scopes)
