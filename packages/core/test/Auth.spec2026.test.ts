@@ -232,6 +232,17 @@ describe("oauth modes", () => {
       expect(form.get("client_id")).toBe("wl")
       expect(as.counts["/register"]).toBeUndefined()
       expect((yield* Effect.promise(async () => provider.tokens()))?.access_token).toMatch(/^AT-/)
+      // `mcpctl auth` of such a server asks for a token once, no browser.
+      const lines: Array<string> = []
+      yield* signIn(remoteServer(as.mcpUrl, { grantType: "jwt-bearer", clientId: "wl", assertionFile }), {
+        home,
+        openUrl: () => Effect.die("no browser for jwt-bearer"),
+        print: (l) => lines.push(l)
+      })
+      expect(as.tokenRequests).toHaveLength(2)
+      expect(lines.join("\n")).toContain("jwt-bearer grant")
+      const missing = yield* Effect.flip(signIn(remoteServer(as.mcpUrl, { grantType: "jwt-bearer" }), { home, print: quiet }))
+      expect(missing._tag).toBe("ConfigError")
       expect(readSecret("x", undefined, "WL_TOKEN", { WL_TOKEN: " from-env " })).toBe("from-env")
       expect(() => readSecret("x", undefined, "WL_TOKEN", {})).toThrow(/WL_TOKEN is not set/)
     }))
