@@ -23,7 +23,7 @@ import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
 import { redactSecrets } from "../Redact.js"
 import { proxyFetch } from "../transport/Proxy.js"
-import { grantProvider } from "./Grants.js"
+import { grantSignIn } from "./Grants.js"
 import {
   deleteStored,
   loopbackRedirectUrl,
@@ -295,33 +295,8 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       path: `mcpServers.${server.originalName}.oauth.callbackPort`
     })
   }
-  const grant = remote.oauth?.grantType
-  if (grant !== undefined && grant !== "authorization_code") {
-    // No browser: ask for a token once, so a wrong setting shows now (tokens stay in memory).
-    const provider = grantProvider(remote.oauth)
-    if (!provider) {
-      return yield* new ConfigError({
-        message: `oauth.grantType "${grant}" of ${server.name} lacks a setting it needs (see README, "oauth modes")`,
-        file: server.source,
-        path: `mcpServers.${server.originalName}.oauth`
-      })
-    }
-    yield* Effect.tryPromise({ try: () => auth(provider, { serverUrl: remote.url, fetchFn: proxyFetch() }), catch: (e) => e }).pipe(
-      Effect.catchAll((error) =>
-        new ServerUnavailable({
-          server: server.name,
-          status: "needs-auth",
-          message: redactSecrets(
-            `the ${grant} grant of ${server.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-            [remote.oauth?.clientSecret, remote.oauth?.idpClientSecret].filter((x): x is string => x !== undefined)
-          ),
-          cause: error
-        })
-      )
-    )
-    yield* clearNeedsAuth(options.home, needsAuthKey(server), server.name)
-    options.print(`${server.name} uses the ${grant} grant: a token was issued (kept in memory only, nothing to store).`)
-    return
+  if (remote.oauth?.grantType !== undefined && remote.oauth.grantType !== "authorization_code") {
+    return yield* grantSignIn(server, remote, options.home, options.print)
   }
   const home = options.home
   const openUrl = options.openUrl ?? openInBrowser

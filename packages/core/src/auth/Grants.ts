@@ -26,8 +26,14 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens
 } from "@modelcontextprotocol/client"
+import { auth } from "@modelcontextprotocol/client"
+import * as Effect from "effect/Effect"
 import { readFileSync } from "node:fs"
-import type { OAuthOptions } from "../config/ServerConfig.js"
+import type { OAuthOptions, RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
+import { ConfigError, ServerUnavailable } from "../Errors.js"
+import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
+import { redactSecrets } from "../Redact.js"
+import { proxyFetch } from "../transport/Proxy.js"
 
 /** RFC 7523 §2.1. */
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
@@ -168,3 +174,35 @@ export const grantProvider = (oauth: OAuthOptions | undefined): OAuthClientProvi
       return undefined
   }
 }
+
+/**
+ * `mcpctl auth NAME` for a grant mode: no browser, one token request, so a wrong setting shows
+ * now (the token stays in memory). Missing settings are a `ConfigError`.
+ */
+export const grantSignIn = (server: ResolvedServer, remote: RemoteServerConfig, home: string, print: (line: string) => void) =>
+  Effect.gen(function*() {
+    const grant = remote.oauth?.grantType
+    const provider = grantProvider(remote.oauth)
+    if (!provider) {
+      return yield* new ConfigError({
+        message: `oauth.grantType "${grant}" of ${server.name} lacks a setting it needs (see README, "oauth modes")`,
+        file: server.source,
+        path: `mcpServers.${server.originalName}.oauth`
+      })
+    }
+    yield* Effect.tryPromise({ try: () => auth(provider, { serverUrl: remote.url, fetchFn: proxyFetch() }), catch: (e) => e }).pipe(
+      Effect.catchAll((error) =>
+        new ServerUnavailable({
+          server: server.name,
+          status: "needs-auth",
+          message: redactSecrets(
+            `the ${grant} grant of ${server.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+            [remote.oauth?.clientSecret, remote.oauth?.idpClientSecret].filter((x): x is string => x !== undefined)
+          ),
+          cause: error
+        })
+      )
+    )
+    yield* clearNeedsAuth(home, needsAuthKey(server), server.name)
+    print(`${server.name} uses the ${grant} grant: a token was issued (kept in memory only, nothing to store).`)
+  })
