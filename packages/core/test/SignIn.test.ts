@@ -5,6 +5,7 @@ import { McpConfig } from "@mcpctl/core/McpConfig"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import {
   authFailureServer,
+  challengeKey,
   ChallengeRecordingProvider,
   MAX_SIGN_INS,
   RemoteAuth,
@@ -13,7 +14,8 @@ import {
 } from "@mcpctl/core/SignIn"
 import { McpctlOAuthProvider } from "@mcpctl/core/TokenStore"
 import { InMemory } from "@mcpctl/testing"
-import { ClientCredentialsProvider } from "@modelcontextprotocol/client"
+import { ClientCredentialsProvider, CrossAppAccessProvider } from "@modelcontextprotocol/client"
+import { JwtBearerProvider } from "../src/auth/Grants.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -31,6 +33,11 @@ const servers: ReadonlyArray<ResolvedServer> = [
   remote("web", { url: "http://127.0.0.1:1/mcp" }),
   remote("socket", { url: "ws://127.0.0.1:1/mcp", type: "ws" } as never),
   remote("robot", { url: "http://127.0.0.1:1/mcp", oauth: { grantType: "client_credentials", clientId: "c", clientSecret: "s" } } as never),
+  remote("workload", { url: "http://127.0.0.1:1/mcp", oauth: { grantType: "jwt-bearer", clientId: "w", assertionEnv: "WL" } } as never),
+  remote("enterprise", {
+    url: "http://127.0.0.1:1/mcp",
+    oauth: { grantType: "cross-app-access", clientId: "e", clientSecret: "s", idpClientId: "i", idpUrl: "https://idp.example" }
+  } as never),
   {
     name: "local",
     originalName: "local",
@@ -62,6 +69,14 @@ describe("sign-in policy (pure)", () => {
     expect(authFailureServer(new Error("no server"), () => true)).toBeUndefined()
     expect(MAX_SIGN_INS).toBe(3)
   })
+
+  it("a challenge repeats only with the same scope at the same issuer (a moved server is signed in again)", () => {
+    const at = (issuer: string, scope: string) => ({ issuer, scope, resourceMetadataUrl: undefined })
+    expect(challengeKey(at("https://as1", "mcp"))).toBe(challengeKey(at("https://as1", "mcp")))
+    expect(challengeKey(at("https://as1", "mcp"))).not.toBe(challengeKey(at("https://as2", "mcp")))
+    expect(challengeKey(at("https://as1", "mcp"))).not.toBe(challengeKey(at("https://as1", "mcp write")))
+    expect(challengeKey(undefined)).toBe(challengeKey({ scope: undefined, resourceMetadataUrl: undefined }))
+  })
 })
 
 describe("RemoteAuth", () => {
@@ -71,6 +86,8 @@ describe("RemoteAuth", () => {
       expect(stored.providerFor(byName("local"))).toBeUndefined()
       expect(stored.providerFor(byName("socket"))).toBeUndefined()
       expect(stored.providerFor(byName("robot"))).toBeInstanceOf(ClientCredentialsProvider)
+      expect(stored.providerFor(byName("workload"))).toBeInstanceOf(JwtBearerProvider)
+      expect(stored.providerFor(byName("enterprise"))).toBeInstanceOf(CrossAppAccessProvider)
       const plain = stored.providerFor(byName("web"))
       expect(plain).toBeInstanceOf(McpctlOAuthProvider)
       expect(plain).not.toBeInstanceOf(ChallengeRecordingProvider)

@@ -2,7 +2,19 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { McpctlOAuthProvider, readStored, serverKey, storeFile, updateStored } from "../src/auth/TokenStore.js"
+import {
+  expiresSoon,
+  forIssuer,
+  invalidated,
+  McpctlOAuthProvider,
+  parseStored,
+  readStored,
+  secretsOf,
+  serverKey,
+  storeFile,
+  updateStored,
+  withIssuerEntry
+} from "../src/auth/TokenStore.js"
 import { redactSecrets } from "../src/Redact.js"
 import { mode, tmpHome } from "./support/files.js"
 
@@ -35,6 +47,44 @@ describe("TokenStore", () => {
     expect(out).not.toContain("r-9")
     expect(out).not.toContain("xyz.987")
     expect(out).not.toContain("secretvalue")
+  })
+})
+
+describe("entries per issuer (pure)", () => {
+  const tokens = (t: string, issuer?: string) => ({ access_token: t, token_type: "Bearer", ...(issuer ? { issuer } : {}) })
+  const a = "https://as-a.example", b = "https://as-b.example"
+  const both = withIssuerEntry(
+    withIssuerEntry({ serverUrl: "https://x.dev/mcp" }, a, { tokens: tokens("AT-a", a), clientInformation: { client_id: "ca", issuer: a } }),
+    b,
+    { tokens: tokens("AT-b", b), clientInformation: { client_id: "cb", issuer: b } }
+  )
+
+  it("keeps each issuer's client and tokens, the last saved on top, and survives a round trip through the file format", () => {
+    expect(both.tokens?.access_token).toBe("AT-b")
+    expect(forIssuer(both, a, "clientInformation")?.client_id).toBe("ca")
+    expect(forIssuer(both, b, "tokens")?.access_token).toBe("AT-b")
+    expect(forIssuer(both, "https://other.example", "tokens")).toBeUndefined()
+    expect(parseStored(JSON.parse(JSON.stringify(both)), both.serverUrl)).toEqual(both)
+    expect([...secretsOf(both)].sort()).toEqual(["AT-a", "AT-b"])
+  })
+
+  it("invalidating drops the current issuer's tokens or client, everywhere they are kept, and nothing of the other issuer", () => {
+    const noTokens = invalidated(both, "tokens")
+    expect(noTokens.tokens).toBeUndefined()
+    expect(forIssuer(noTokens, b, "tokens")).toBeUndefined()
+    expect(forIssuer(noTokens, b, "clientInformation")?.client_id).toBe("cb")
+    expect(forIssuer(noTokens, a, "tokens")?.access_token).toBe("AT-a")
+    const noClient = invalidated(both, "client")
+    expect(forIssuer(noClient, b, "clientInformation")).toBeUndefined()
+    expect(forIssuer(noClient, b, "tokens")?.access_token).toBe("AT-b")
+    expect(invalidated(both, "all").issuers).toBeUndefined()
+  })
+
+  it("tells tokens about to expire, and never guesses for unknown lifetimes", () => {
+    const saved = { tokens: { ...tokens("t"), expires_in: 120 }, tokensSavedAt: 1_000_000 }
+    expect(expiresSoon(saved, 1_000_000 + 59_000)).toBe(false)
+    expect(expiresSoon(saved, 1_000_000 + 60_000)).toBe(true)
+    expect(expiresSoon({ tokens: tokens("t"), tokensSavedAt: 0 }, Number.MAX_SAFE_INTEGER)).toBe(false)
   })
 })
 

@@ -7,7 +7,7 @@
  * the provider only records that sign-in is needed (the SDK then throws `UnauthorizedError` and
  * the pool reports `needs-auth`); `signIn` runs the interactive authorization-code flow.
  */
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/client"
+import { auth, extractWWWAuthenticateParams, IssuerMismatchError } from "@modelcontextprotocol/client"
 import * as Console from "effect/Console"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -22,9 +22,9 @@ import { sanitize } from "../content/Sanitize.js"
 import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
 import { displayUrl, redactSecrets } from "../Redact.js"
-import { SKIP_ISSUER_METADATA_VALIDATION } from "../transport/Http.js"
 import { networkFailure } from "../transport/TransportErrors.js"
 import { proxyFetch } from "../transport/Proxy.js"
+import { grantSignIn } from "./Grants.js"
 import {
   deleteStored,
   loopbackRedirectUrl,
@@ -46,7 +46,7 @@ export const remoteConfigOf = (server: ResolvedServer): RemoteServerConfig | und
 export const makeProvider = (home: string, server: ResolvedServer): McpctlOAuthProvider | undefined => {
   const remote = remoteConfigOf(server)
   if (!remote || remote.type === "ws") return undefined
-  return new McpctlOAuthProvider({ home, serverName: server.name, serverUrl: remote.url, oauth: remote.oauth })
+  return new McpctlOAuthProvider({ home, serverName: server.name, serverUrl: remote.url, oauth: remote.oauth, fetchFn: proxyFetch() })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +128,13 @@ export const openInBrowser = (url: string): Effect.Effect<void> =>
 
 /** What the browser brought back to `/callback`. */
 export type CallbackResult =
-  | { readonly _tag: "Code"; readonly code: string; readonly state: string | undefined }
+  | {
+    readonly _tag: "Code"
+    readonly code: string
+    readonly state: string | undefined
+    /** RFC 9207 `iss`: which authorization server sent the browser back, checked before the exchange. */
+    readonly iss: string | undefined
+  }
   | { readonly _tag: "Error"; readonly error: string; readonly description: string | undefined }
 
 /** Reads a callback request URL; undefined when it is not an OAuth answer (favicon, probes). */
@@ -140,7 +146,9 @@ export const parseCallback = (requestUrl: string): CallbackResult | undefined =>
     return { _tag: "Error", error, description: url.searchParams.get("error_description") ?? undefined }
   }
   const code = url.searchParams.get("code")
-  return code === null ? undefined : { _tag: "Code", code, state: url.searchParams.get("state") ?? undefined }
+  return code === null
+    ? undefined
+    : { _tag: "Code", code, state: url.searchParams.get("state") ?? undefined, iss: url.searchParams.get("iss") ?? undefined }
 }
 
 const page = (title: string, body: string) =>
@@ -195,6 +203,21 @@ const callbackServer = (serverName: string, port: number) =>
 // ---------------------------------------------------------------------------------------------
 // Sign-in and logout
 // ---------------------------------------------------------------------------------------------
+
+/** A value a server chose, fit for one line of a message: sanitized, quoted, bounded. */
+const quoted = (value: string | undefined): string =>
+  value === undefined ? "none" : JSON.stringify(sanitize(value.length > 200 ? `${value.slice(0, 200)}…` : value, { multiline: false }))
+
+/**
+ * The refusal of an issuer check (pure): which server, which issuer was expected, which one came.
+ * Both checks are mix-up defenses, so the sign-in stops; nothing the callback carried is used.
+ */
+export const issuerMismatchMessage = (serverName: string, error: IssuerMismatchError): string =>
+  error.kind === "metadata"
+    ? `OAuth sign-in to ${serverName} refused: the authorization server metadata names issuer ${quoted(error.received)}, ` +
+      `but it was fetched for issuer ${quoted(error.expected)} (RFC 8414 §3.3); its endpoints are not used`
+    : `OAuth sign-in to ${serverName} refused: the authorization response came back with issuer ${quoted(error.received)}, ` +
+      `expected ${quoted(error.expected)} (RFC 9207); the authorization code was not exchanged`
 
 /** Options of `signIn`. */
 export interface SignInOptions {
@@ -304,6 +327,9 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       path: `mcpServers.${server.originalName}.oauth.callbackPort`
     })
   }
+  if (remote.oauth?.grantType !== undefined && remote.oauth.grantType !== "authorization_code") {
+    return yield* grantSignIn(server, remote, options.home, options.print)
+  }
   const home = options.home
   const openUrl = options.openUrl ?? openInBrowser
   const timeoutMs = options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS
@@ -358,7 +384,13 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
           return new ServerUnavailable({
             server: server.name,
             status: "needs-auth",
-            message: redactSecrets(`OAuth sign-in to ${server.name} failed while ${what}: ${said}`, secrets)
+            message: redactSecrets(
+              error instanceof IssuerMismatchError
+                ? issuerMismatchMessage(server.name, error)
+                : `OAuth sign-in to ${server.name} failed while ${what}: ${said}`,
+              secrets
+            ),
+            cause: error
           })
         })
       )
@@ -374,10 +406,9 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       ...(hints.resourceMetadataUrl ? { resourceMetadataUrl: hints.resourceMetadataUrl } : {})
     }
     const run = (params: Parameters<typeof auth>[1], what: string) =>
-      Effect.tryPromise({
-        try: () => auth(provider, { ...params, fetchFn: proxyFetch(), skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION }),
-        catch: (cause) => cause
-      }).pipe(Effect.catchAll(fail(what)))
+      Effect.tryPromise({ try: () => auth(provider, { ...params, fetchFn: proxyFetch() }), catch: (e) => e }).pipe(
+        Effect.catchAll(fail(what))
+      )
     let first = yield* run(base, "discovering, registering or refreshing")
     // Refresh keeps the registration its token was issued to; only a browser flow needs a client
     // registered for this loopback port, which strict servers compare exactly.
@@ -427,7 +458,12 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
             `run "mcpctl auth ${server.name}" again`
         })
       }
-      const second = yield* run({ ...base, authorizationCode: answer.code }, "exchanging the authorization code")
+      // The SDK compares `iss` with the issuer it discovered (exact string, RFC 9207 §2.4) before
+      // the code is sent anywhere; absent `iss` is refused when the server advertises it.
+      const second = yield* run(
+        { ...base, authorizationCode: answer.code, ...(answer.iss !== undefined ? { iss: answer.iss } : {}) },
+        "exchanging the authorization code"
+      )
       if (second !== "AUTHORIZED") {
         return yield* new ServerUnavailable({
           server: server.name,

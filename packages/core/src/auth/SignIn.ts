@@ -7,17 +7,22 @@
  * What a person should read ("… needs sign-in", the URL to open) goes to Effect's `Console`
  * error stream (stderr by default); swap the `Console` to show it elsewhere.
  */
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client"
-import type { OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed } from "@modelcontextprotocol/client"
+import type {
+  OAuthClientInformationContext,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation
+} from "@modelcontextprotocol/client"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { readFileSync } from "node:fs"
 import { McpConfig } from "../config/McpConfig.js"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { proxyFetch } from "../transport/Proxy.js"
 import { makeProvider, openInBrowser, remoteConfigOf, signIn } from "./Auth.js"
+import { grantProvider } from "./Grants.js"
 import { McpctlOAuthProvider } from "./TokenStore.js"
 
 /** At most this many browser sign-ins per server in one run (step-up included). */
@@ -30,6 +35,8 @@ const PROBE_CLIENT_ID = "mcpctl-challenge-probe"
 export interface Challenge {
   readonly scope: string | undefined
   readonly resourceMetadataUrl: URL | undefined
+  /** The issuer the sign-in would go to: a repeated scope at another one is a move, not a loop. */
+  readonly issuer?: string | undefined
 }
 
 /**
@@ -53,54 +60,46 @@ export class ChallengeRecordingProvider extends McpctlOAuthProvider {
     super.saveDiscoveryState(state)
   }
 
-  override async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    return (await super.clientInformation()) ?? { client_id: PROBE_CLIENT_ID }
+  override async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    return (await super.clientInformation(ctx)) ?? { client_id: PROBE_CLIENT_ID }
   }
 
   /**
    * SDK v2 stamps the client it is handed with the authorization server's issuer and saves it
    * back: the placeholder must not become the stored registration the real sign-in then uses.
    */
-  override async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+  override async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
     if (info.client_id === PROBE_CLIENT_ID) return
-    await super.saveClientInformation(info)
+    await super.saveClientInformation(info, ctx)
+  }
+
+  override async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    if (scope === "all" || scope === "discovery") this.recordedDiscovery = undefined
+    await super.invalidateCredentials(scope)
   }
 
   override async redirectToAuthorization(url: URL): Promise<void> {
     const metadataUrl = this.recordedDiscovery?.resourceMetadataUrl
     this.challenge = {
       scope: url.searchParams.get("scope") ?? undefined,
-      resourceMetadataUrl: metadataUrl ? new URL(metadataUrl) : undefined
+      resourceMetadataUrl: metadataUrl ? new URL(metadataUrl) : undefined,
+      issuer: this.recordedDiscovery?.authorizationServerMetadata?.issuer ?? this.recordedDiscovery?.authorizationServerUrl
     }
     await super.redirectToAuthorization(url)
   }
 }
 
 /**
- * `oauth.grantType: "client_credentials"`: the SDK's providers, which fetch a token on the first
- * 401 without any user (HTTP Basic with `clientSecret`, or a JWT signed with `privateKeyFile`).
- * Tokens stay in memory: getting a new one costs one request, and nothing secret is written.
+ * The provider of a server whose `oauth.grantType` needs no browser (`client_credentials`,
+ * `jwt-bearer`, `cross-app-access`; Grants.ts), or undefined when its settings lack what it needs.
  */
-export const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider | undefined => {
-  const oauth = remoteConfigOf(server)?.oauth
-  if (!oauth?.clientId) return undefined
-  const scope = oauth.scopes?.join(" ")
-  if (oauth.privateKeyFile) {
-    return new PrivateKeyJwtProvider({
-      clientId: oauth.clientId,
-      privateKey: readFileSync(oauth.privateKeyFile, "utf8"),
-      algorithm: oauth.signingAlgorithm ?? "ES256",
-      clientName: "mcpctl",
-      ...(scope ? { scope } : {})
-    })
-  }
-  if (!oauth.clientSecret) return undefined
-  return new ClientCredentialsProvider({
-    clientId: oauth.clientId,
-    clientSecret: oauth.clientSecret,
-    clientName: "mcpctl",
-    ...(scope ? { scope } : {})
-  })
+export const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider | undefined =>
+  grantProvider(remoteConfigOf(server)?.oauth)
+
+/** Whether a server's OAuth is one of the grant modes without a browser. */
+export const isMachineGrant = (server: ResolvedServer): boolean => {
+  const grant = remoteConfigOf(server)?.oauth?.grantType
+  return grant !== undefined && grant !== "authorization_code"
 }
 
 /** Options of `RemoteAuth.layer`. */
@@ -143,14 +142,15 @@ export const make = (options: RemoteAuthOptions) =>
       providerFor: (server) => {
         const remote = remoteConfigOf(server)
         if (!remote || remote.type === "ws") return undefined
-        if (remote.oauth?.grantType === "client_credentials") return clientCredentialsProvider(server)
+        if (isMachineGrant(server)) return clientCredentialsProvider(server)
         const provider = inline
           ? new ChallengeRecordingProvider({
             home,
             serverName: server.name,
             serverUrl: remote.url,
             oauth: remote.oauth,
-            clientMetadataUrl: remote.oauth?.clientMetadataUrl
+            clientMetadataUrl: remote.oauth?.clientMetadataUrl,
+            fetchFn: proxyFetch()
           })
           : makeProvider(home, server)
         if (provider) last.set(server.name, provider)
@@ -178,6 +178,14 @@ export const authFailureServer = (error: unknown, needsSignIn: (server: string) 
   return status === "needs-auth" || needsSignIn(server) ? server : undefined
 }
 
+/**
+ * What makes two challenges the same for the loop guard of `withInlineAuth` (pure): the scope and
+ * the issuer it would be granted by. The same scope at another issuer is a server that moved to
+ * another authorization server (SEP-2352), which deserves a new sign-in.
+ */
+export const challengeKey = (challenge: Challenge | undefined): string =>
+  JSON.stringify([challenge?.issuer ?? "", challenge?.scope ?? ""])
+
 /** The error of one inline sign-in. */
 export type SignInError = Effect.Effect.Error<ReturnType<typeof signIn>>
 
@@ -185,8 +193,9 @@ export type SignInError = Effect.Effect.Error<ReturnType<typeof signIn>>
  * Runs `program`; when it fails because a remote server needs sign-in (401, or 403
  * `insufficient_scope` for a scope we do not hold yet) and inline sign-in is allowed, signs in
  * with the challenge's scope, drops the server's connection and runs `program` again. Gives up
- * after `MAX_SIGN_INS` sign-ins per server, or when a challenge repeats a scope already granted
- * in this run (a server that will never be satisfied).
+ * after `MAX_SIGN_INS` sign-ins per server, or when a challenge repeats a scope already granted by
+ * the same authorization server in this run (a server that will never be satisfied; the same scope
+ * at another issuer is a server that moved).
  */
 export const withInlineAuth = <A, E, R>(
   program: Effect.Effect<A, E, R>
@@ -202,7 +211,7 @@ export const withInlineAuth = <A, E, R>(
           if (name === undefined) return yield* Effect.fail(error)
           const scopes = granted.get(name) ?? new Set<string>()
           const challenge = auth.challengeOf(name)
-          const scopeKey = challenge?.scope ?? ""
+          const scopeKey = challengeKey(challenge)
           if (scopes.size >= MAX_SIGN_INS || scopes.has(scopeKey)) return yield* Effect.fail(error)
           scopes.add(scopeKey)
           granted.set(name, scopes)

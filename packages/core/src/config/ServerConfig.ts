@@ -6,7 +6,7 @@
 import * as Schema from "effect/Schema"
 import { didYouMean } from "../Suggest.js"
 
-/** OAuth options of a remote server (pre-registered client, scopes, fixed callback port). */
+/** OAuth options of a remote server (pre-registered client, scopes, fixed callback port, grant modes, DPoP). */
 export const OAuthOptions = Schema.Struct({
   clientId: Schema.optional(Schema.String),
   clientSecret: Schema.optional(Schema.String),
@@ -22,11 +22,34 @@ export const OAuthOptions = Schema.Struct({
    * `clientId` + `clientSecret` (HTTP Basic) or a signed JWT (`privateKeyFile`), no browser.
    * Default `authorization_code`.
    */
-  grantType: Schema.optional(Schema.Literal("authorization_code", "client_credentials")),
+  grantType: Schema.optional(Schema.Literal("authorization_code", "client_credentials", "jwt-bearer", "cross-app-access")),
   /** PEM (PKCS#8) private key file for `private_key_jwt` client authentication. */
   privateKeyFile: Schema.optional(Schema.String),
   /** JWT signing algorithm of `privateKeyFile` (default ES256). */
-  signingAlgorithm: Schema.optional(Schema.String)
+  signingAlgorithm: Schema.optional(Schema.String),
+  /**
+   * DPoP (RFC 9449): tokens bound to a key pair kept 0600 beside them in `$MCPCTL_HOME/oauth/`,
+   * every request signed with it. With `authorization_code`.
+   */
+  dpop: Schema.optional(Schema.Boolean),
+  /**
+   * `jwt-bearer` (workload identity federation, RFC 7523): the workload's JWT, read at each token
+   * request from this file or from the environment variable named by `assertionEnv`.
+   */
+  assertionFile: Schema.optional(Schema.String),
+  assertionEnv: Schema.optional(Schema.String),
+  /**
+   * `cross-app-access` (enterprise-managed authorization): the enterprise IdP's ID token (a file,
+   * or the variable named by `idTokenEnv`) is exchanged at the IdP for an ID-JAG (RFC 8693), which
+   * `clientId`/`clientSecret` then trade for an access token (RFC 7523). The IdP is named by its
+   * token endpoint, or by its issuer URL (`idpUrl`, discovered).
+   */
+  idpTokenEndpoint: Schema.optional(Schema.String),
+  idpUrl: Schema.optional(Schema.String),
+  idpClientId: Schema.optional(Schema.String),
+  idpClientSecret: Schema.optional(Schema.String),
+  idTokenFile: Schema.optional(Schema.String),
+  idTokenEnv: Schema.optional(Schema.String)
 })
 export type OAuthOptions = typeof OAuthOptions.Type
 

@@ -21,15 +21,6 @@ import { WebSocketTransport } from "./WebSocket.js"
 // ---------------------------------------------------------------------------------------------
 
 /**
- * SDK v2's OAuth rejects authorization-server metadata whose `issuer` is not the server it was
- * fetched from (RFC 8414 §3.3); SDK 1.x, and so mcpctl until now, accepted it. Off for the
- * SDK move alone, so sign-in behaves as before (the conformance suite's auth/metadata-var2 and
- * -var3 serve such metadata); the issuer checks of MCP 2026-07-28 are their own change. Used by
- * the HTTP/SSE transports here and by `Auth.signIn`.
- */
-export const SKIP_ISSUER_METADATA_VALIDATION = true
-
-/**
  * The reason a request is aborted when its headers did not arrive in time. It carries
  * `code: "ETIMEDOUT"` so `isTerminalTransportError` counts it like a socket timeout.
  */
@@ -104,6 +95,25 @@ class SessionEndingHttpTransport extends StreamableHTTPClientTransport {
 }
 
 // ---------------------------------------------------------------------------------------------
+// OAuth: a rejected token means discovery may be stale
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A `fetch` that tells the OAuth provider to forget its cached discovery when a request that
+ * carried a token is answered 401: the server may have moved to another authorization server
+ * (its protected resource metadata changed), and the SDK's `auth()` would otherwise go back to
+ * the old one with the old client. What the SDK asks of hosts (`invalidateCredentials('discovery')`).
+ */
+export const dropDiscoveryOnRejectedToken = (provider: OAuthClientProvider, baseFetch: FetchLike): FetchLike =>
+  async (input, init) => {
+    const response = await baseFetch(input, init)
+    if (response.status === 401 && new Headers(init?.headers).has("authorization")) {
+      await provider.invalidateCredentials?.("discovery")
+    }
+    return response
+  }
+
+// ---------------------------------------------------------------------------------------------
 // openRemote
 // ---------------------------------------------------------------------------------------------
 
@@ -140,15 +150,15 @@ export const openRemote = (
         const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_RESPONSE_BYTES
         // HTTPS_PROXY/HTTP_PROXY/NO_PROXY (Proxy.ts); the SDK's OAuth requests use this fetch too.
         // Every body is held to the response size limit (MessageSize.ts).
-        const fetchImpl = fetchWithLimit(server.name, maxBytes, fetchWithTimeout(timeoutMs, proxyFetch()))
+        const base = fetchWithLimit(server.name, maxBytes, fetchWithTimeout(timeoutMs, proxyFetch()))
+        const fetchImpl = options.authProvider ? dropDiscoveryOnRejectedToken(options.authProvider, base) : base
         let transport: SdkTransport
         switch (kind) {
           case "http":
             transport = new SessionEndingHttpTransport(url, {
               requestInit: { headers },
               fetch: fetchImpl,
-              authProvider: options.authProvider,
-              skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION
+              authProvider: options.authProvider
             })
             break
           case "sse":
@@ -166,8 +176,7 @@ export const openRemote = (
                 }
               },
               fetch: fetchImpl,
-              authProvider: options.authProvider,
-              skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION
+              authProvider: options.authProvider
             })
             break
           case "ws":
