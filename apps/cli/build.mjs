@@ -114,11 +114,19 @@ rl.on("line", (line) => {
 })`
   const settings = join(scratch, "settings.json")
   writeFileSync(settings, JSON.stringify({ mcpServers: { cache: { command: process.execPath, args: ["-e", server] } } }))
-  execFileSync(process.execPath, [join(here, "bin/mcpctl.mjs"), "tools", "--json", "--config", settings], {
-    cwd: scratch,
-    env: { ...process.env, HOME: scratch, MCPCTL_HOME: join(scratch, "home"), MCPCTL_WRITE_CODE_CACHE: cache },
-    stdio: "ignore"
-  })
+  const record = (args) =>
+    execFileSync(process.execPath, [join(here, "bin/mcpctl.mjs"), ...args], {
+      cwd: scratch,
+      env: { ...process.env, HOME: scratch, MCPCTL_HOME: join(scratch, "home"), MCPCTL_WRITE_CODE_CACHE: cache },
+      stdio: "ignore",
+      timeout: 60_000
+    })
+  try {
+    record(["tools", "--json", "--config", settings])
+  } catch {
+    // Where the command cannot run (no child processes in a sandbox, say), the top level's cache.
+    record(["--version"])
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }
