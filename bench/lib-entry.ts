@@ -11,6 +11,11 @@
  *   `Prompter.layerNone` and `RuleWriter.layerNoop` + `ToolRegistry.layer`, `registry.call(...)`),
  *   the loop itself written in Effect: every call is checked against the rules, as users run it.
  * - raw side: SDK v2 `@modelcontextprotocol/client` `Client` + its own transports, `client.callTool(...)`.
+ *
+ * `era`: "legacy" (default) runs both sides in the 2025 era (the `initialize` handshake, v2's
+ * default `versionNegotiation: "legacy"`) against the legacy lean server; "modern" runs both
+ * pinned to 2026-07-28 (`versionNegotiation: { mode: { pin } }`, through the pool's client
+ * options on the mcpctl side) against the lean server's both-eras form (`--modern`).
  */
 import { Processes } from "@mcpctl/testing"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio"
@@ -33,6 +38,8 @@ import { join } from "node:path"
 interface Spec {
   readonly figure: "latency" | "throughput" | "http" | "memory" | "shutdown"
   readonly side: "mcpctl" | "raw"
+  /** The protocol era both sides speak (default legacy). */
+  readonly era?: "legacy" | "modern"
   /** Measured calls. */
   readonly n: number
   /** Calls before measuring (JIT, caches). */
@@ -43,6 +50,12 @@ interface Spec {
   readonly server: string
   /** The Streamable HTTP lean server's URL (http figure). */
   readonly url?: string
+  /**
+   * Raw side only: start the server through `setsid`, in a session (and process group) of its
+   * own, as mcpctl must for its group kill (a reference floor: a server outside the client's
+   * session is scheduled in its own group, which costs each round trip on a busy machine).
+   */
+  readonly setsid?: boolean
   /** The stubborn wrapper script (shutdown figure). */
   readonly wrapper?: string
 }
@@ -52,6 +65,12 @@ const now = () => process.hrtime.bigint()
 const ms = (ns: bigint) => Number(ns) / 1e6
 const ARGS = { text: "hello" }
 const TOOL = "mcp__lean__echo"
+const MODERN = "2026-07-28"
+const modern = spec.era === "modern"
+/** The lean server's command line: its both-eras form for the modern era. */
+const serverArgs = () => (modern ? [spec.server, "--modern"] : [spec.server])
+/** SDK v2 client options of the era (legacy: v2's default). */
+const eraOptions = () => (modern ? { versionNegotiation: { mode: { pin: MODERN } } } : {})
 
 const gc = (): void => {
   const g = (globalThis as { gc?: () => void }).gc
@@ -66,13 +85,22 @@ const latencyStats = (samples: Float64Array) => {
   return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length }
 }
 
+/**
+ * The client process's own CPU time (user + sys) per call since `since`: what the library costs
+ * per call, which machine load disturbs far less than the wall-clock latency.
+ */
+const cpuPerCall = (since: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(since)
+  return { cpuUsPerCall: (user + system) / spec.n }
+}
+
 // ---------------------------------------------------------------------------------------------
 // mcpctl side
 
 const serverConfig = (): ServerConfig =>
   spec.figure === "http"
     ? { type: "http", url: spec.url! }
-    : { command: process.execPath, args: [spec.server] }
+    : { command: process.execPath, args: serverArgs() }
 
 // The shipped permission gate (rules, prompter, rule writer), not `layerAllowAll`: the rule check
 // is part of every call users make.
@@ -80,7 +108,10 @@ const permission = Permission.layer.pipe(Layer.provide(Layer.merge(Prompter.laye
 
 const hostLayer = () =>
   ToolRegistry.layer.pipe(
-    Layer.provideMerge(Layer.merge(ConnectionPool.layer, permission)),
+    Layer.provideMerge(Layer.merge(
+      modern ? ConnectionPool.layerWith({ capabilities: { capabilities: {}, ...eraOptions() } }) : ConnectionPool.layer,
+      permission
+    )),
     Layer.provideMerge(Layer.merge(
       Transport.layer,
       McpConfig.layerStatic({ servers: { lean: serverConfig() }, permissions: { allow: [TOOL] } })
@@ -90,16 +121,21 @@ const hostLayer = () =>
 const mcpctlFigure = Effect.gen(function*() {
   const registry = yield* ToolRegistry
   const call = registry.call(TOOL, ARGS)
+  yield* call
+  // Both sides in the era asked for, or the figure would compare different protocols.
+  const negotiated = (yield* (yield* ConnectionPool).get("lean")).client.getNegotiatedProtocolVersion()
+  if ((negotiated === MODERN) !== modern) throw new Error(`mcpctl: negotiated ${negotiated} (era ${spec.era ?? "legacy"})`)
   for (let i = 0; i < spec.warmup; i++) yield* call
   switch (spec.figure) {
     case "latency": {
       const samples = new Float64Array(spec.n)
+      const cpu0 = process.cpuUsage()
       for (let i = 0; i < spec.n; i++) {
         const t0 = now()
         yield* call
         samples[i] = ms(now() - t0)
       }
-      return latencyStats(samples)
+      return { ...latencyStats(samples), ...cpuPerCall(cpu0) }
     }
     case "throughput":
     case "http": {
@@ -134,11 +170,14 @@ const mcpctlFigure = Effect.gen(function*() {
 // raw SDK side
 
 const rawFigure = async () => {
-  const client = new Client({ name: "raw-bench", version: "1.0.0" })
+  const client = new Client({ name: "raw-bench", version: "1.0.0" }, eraOptions())
   const transport = spec.figure === "http"
     ? new StreamableHTTPClientTransport(new URL(spec.url!))
-    : new StdioClientTransport({ command: process.execPath, args: [spec.server], stderr: "pipe" })
+    : spec.setsid
+    ? new StdioClientTransport({ command: "setsid", args: [process.execPath, ...serverArgs()], stderr: "pipe" })
+    : new StdioClientTransport({ command: process.execPath, args: serverArgs(), stderr: "pipe" })
   await client.connect(transport)
+  if (modern && client.getNegotiatedProtocolVersion() !== MODERN) throw new Error(`raw: negotiated ${client.getNegotiatedProtocolVersion()}`)
   // mcpctl lists the tools to resolve a name; the raw client does the same work once.
   await client.listTools()
   const call = () => client.callTool({ name: "echo", arguments: ARGS })
@@ -147,12 +186,13 @@ const rawFigure = async () => {
     switch (spec.figure) {
       case "latency": {
         const samples = new Float64Array(spec.n)
+        const cpu0 = process.cpuUsage()
         for (let i = 0; i < spec.n; i++) {
           const t0 = now()
           await call()
           samples[i] = ms(now() - t0)
         }
-        return latencyStats(samples)
+        return { ...latencyStats(samples), ...cpuPerCall(cpu0) }
       }
       case "throughput":
       case "http": {

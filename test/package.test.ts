@@ -9,7 +9,7 @@
  *   fixture server shipped in the installed @mcpctl/testing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -149,7 +149,7 @@ describe("the packed packages, installed as a user installs them", () => {
       expect(testingFiles).toContain(`dist/fixtures/${fixture}`)
     }
     expect(packed["mcpctl"]!.files.map((f) => f.path).sort()).toEqual(
-      ["bin/mcpctl.cjs", "bin/mcpctl.cjs.cache", "bin/mcpctl.mjs", "bin/relay.mjs", "bin/undici.cjs", "package.json"]
+      ["bin/mcpctl.cjs", "bin/mcpctl.cjs.cache", "bin/mcpctl.mjs", "bin/relay.mjs", "bin/server.cjs", "bin/undici.cjs", "package.json"]
     )
   })
 
@@ -289,6 +289,28 @@ console.log(JSON.stringify({
     expect(tools.errors).toEqual([])
     expect(tools.tools.map((t) => t.name)).toContain("mcp__echo__echo")
     expect(tools.tools.map((t) => t.name)).toContain("mcp__v2__regional_echo")
+
+    // serve's server side is a file of its own (bin/server.cjs), loaded by serve only.
+    const served = await new Promise<string>((resolve, reject) => {
+      const child = spawn(mcpctl, ["serve", "--config", settings], {
+        cwd: join(tmp, "work"),
+        env: { ...cleanEnv, ...env },
+        stdio: ["pipe", "pipe", "ignore"]
+      })
+      let out = ""
+      child.stdout.on("data", (chunk) => {
+        out += chunk
+        if (out.includes(`"id":2`)) child.stdin.end()
+      })
+      child.on("error", reject)
+      child.on("exit", () => resolve(out))
+      const message = (m: object) => JSON.stringify({ jsonrpc: "2.0", ...m }) + "\n"
+      child.stdin.write(
+        message({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }) +
+          message({ method: "notifications/initialized" }) + message({ id: 2, method: "tools/list" })
+      )
+    })
+    expect(served).toContain(`"name":"mcp__echo__echo"`)
   })
 
   it("examples/library.ts (run by the testing project) is the README block, exported", () => {

@@ -3,9 +3,13 @@
 // our own) with one read-only `echo` tool, so its own start-up and per-call cost are as small as
 // the SDK allows and the figures measure the client side.
 //
-//   node lean-server.mjs              stdio
-//   node lean-server.mjs --http [P]   Streamable HTTP on 127.0.0.1:P (0 = any free port), stateful
-//                                     sessions, JSON responses; prints "listening <url>" on stdout
+//   node lean-server.mjs                       stdio, 2025 era only (a hand-wired StdioServerTransport)
+//   node lean-server.mjs --modern              stdio, both eras (`serveStdio`: a connection that opens with
+//                                              server/discover or a 2026-07-28 request is served modern)
+//   node lean-server.mjs --http [P]            Streamable HTTP on 127.0.0.1:P (0 = any free port), 2025 era,
+//                                              stateful sessions, JSON responses; prints "listening <url>"
+//   node lean-server.mjs --http [P] --modern   Streamable HTTP, both eras (`createMcpHandler`: stateless
+//                                              2026-07-28, JSON responses; 2025 requests answered statelessly)
 import { Server } from "@modelcontextprotocol/server"
 
 const tools = [
@@ -30,14 +34,34 @@ const makeServer = () => {
 }
 
 const httpIndex = process.argv.indexOf("--http")
-if (httpIndex === -1) {
+const modern = process.argv.includes("--modern")
+const portArg = () => Number(process.argv[httpIndex + 1] ?? 0) || 0
+if (httpIndex === -1 && modern) {
+  const { serveStdio } = await import("@modelcontextprotocol/server/stdio")
+  serveStdio(() => makeServer(), { legacy: "serve" })
+} else if (modern) {
+  const { createServer } = await import("node:http")
+  const { toNodeHandler } = await import("@modelcontextprotocol/node")
+  const { createMcpHandler } = await import("@modelcontextprotocol/server")
+  const handler = createMcpHandler(() => makeServer(), { legacy: "stateless" })
+  const serve = toNodeHandler(handler)
+  const http = createServer((req, res) => void serve(req, res))
+  http.keepAliveTimeout = 60_000
+  http.listen(portArg(), "127.0.0.1", () => process.stdout.write(`listening http://127.0.0.1:${http.address().port}/mcp\n`))
+  const stop = () => {
+    http.closeAllConnections()
+    void handler.close().finally(() => http.close(() => process.exit(0)))
+  }
+  process.on("SIGTERM", stop)
+  process.on("SIGINT", stop)
+} else if (httpIndex === -1) {
   const { StdioServerTransport } = await import("@modelcontextprotocol/server/stdio")
   await makeServer().connect(new StdioServerTransport())
 } else {
   const { createServer } = await import("node:http")
   const { randomUUID } = await import("node:crypto")
   const { NodeStreamableHTTPServerTransport: StreamableHTTPServerTransport } = await import("@modelcontextprotocol/node")
-  const port = Number(process.argv[httpIndex + 1] ?? 0) || 0
+  const port = portArg()
   /** Live sessions by id: one Server + transport per client, as the SDK's stateful example does. */
   const sessions = new Map()
   const http = createServer(async (req, res) => {

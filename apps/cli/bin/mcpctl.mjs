@@ -33,6 +33,7 @@ function loadBundle() {
   const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData })
   const module = { exports: {} }
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
-  // The build asks for the cache once the bundle's top level has run (all of it compiled by then).
-  if (process.env.MCPCTL_WRITE_CODE_CACHE) writeFileSync(process.env.MCPCTL_WRITE_CODE_CACHE, script.createCachedData())
+  // The build asks for the cache at the exit of a command it runs: everything that command
+  // compiled, lazily too, is in it.
+  if (process.env.MCPCTL_WRITE_CODE_CACHE) process.on("exit", () => writeFileSync(process.env.MCPCTL_WRITE_CODE_CACHE, script.createCachedData()))
 }

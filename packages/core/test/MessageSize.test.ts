@@ -8,11 +8,13 @@ import { Client, ProtocolError } from "@modelcontextprotocol/client"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
+import { createServer, type ServerResponse } from "node:http"
+import { gzipSync } from "node:zlib"
 import { WebSocketServer } from "ws"
 import type { ResolvedServer } from "../src/config/ServerConfig.js"
 import { makeStatic } from "../src/config/SettingsLoad.js"
 import { openRemote } from "../src/transport/Http.js"
-import { IdScanner, MESSAGE_TOO_LARGE, MessageTooLargeError, tooLargeText } from "../src/transport/MessageSize.js"
+import { fetchWithLimit, IdScanner, MESSAGE_TOO_LARGE, MessageTooLargeError, tooLargeText } from "../src/transport/MessageSize.js"
 import { openStdio } from "../src/transport/Stdio.js"
 
 const scan = (...pieces: Array<string>) => {
@@ -162,6 +164,59 @@ describe("Streamable HTTP", () => {
       expectTooLarge(bomb.error)
       const ok = yield* Effect.promise(() => client.callTool({ name: "echo", arguments: { text: "fine" } }))
       expect(ok.content).toEqual([{ type: "text", text: "fine" }])
+    }))
+})
+
+/** A plain HTTP server on 127.0.0.1 whose answer to every request is `answer`; its URL. */
+const answering = (answer: (res: ServerResponse) => void) =>
+  Effect.acquireRelease(
+    Effect.async<{ url: string; close: () => void }>((resume) => {
+      const server = createServer((req, res) => req.resume().on("end", () => answer(res)))
+      server.listen(0, "127.0.0.1", () => {
+        const port = (server.address() as { port: number }).port
+        resume(Effect.succeed({ url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() }))
+      })
+    }),
+    (s) => Effect.sync(() => s.close())
+  )
+
+const limitedText = (url: string) =>
+  Effect.promise(() =>
+    fetchWithLimit("h", LIMIT, fetch)(url, { method: "POST", body: "{}" }).then((r) => r.text()).then(
+      (text) => ({ text, error: undefined }),
+      (error: unknown) => ({ text: undefined, error })
+    )
+  )
+
+describe("fetchWithLimit on JSON bodies", () => {
+  it.scoped("a body with a declared length within the limit arrives whole", () =>
+    Effect.gen(function*() {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { text: "x".repeat(LIMIT / 2) } })
+      const server = yield* answering((res) => res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body))
+      const { text, error } = yield* limitedText(server.url)
+      expect(error).toBeUndefined()
+      expect(text).toBe(body)
+    }))
+
+  it.scoped("a gzip body whose length is small but whose content is over the limit fails", () =>
+    Effect.gen(function*() {
+      const bomb = gzipSync(Buffer.alloc(4 * LIMIT, 0x20))
+      expect(bomb.length).toBeLessThan(LIMIT)
+      const server = yield* answering((res) =>
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": bomb.length }).end(bomb)
+      )
+      const { error } = yield* limitedText(server.url)
+      expect(error).toBeInstanceOf(MessageTooLargeError)
+    }))
+
+  it.scoped("a body without a declared length fails once it passes the limit", () =>
+    Effect.gen(function*() {
+      const server = yield* answering((res) => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end("x".repeat(2 * LIMIT))
+      })
+      const { error } = yield* limitedText(server.url)
+      expect(error).toBeInstanceOf(MessageTooLargeError)
     }))
 })
 

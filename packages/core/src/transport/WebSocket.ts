@@ -3,9 +3,17 @@
  * whole transport implementation, while `Http.ts` only configures the SDK's HTTP and SSE ones.
  */
 import type { Transport as SdkTransport, JSONRPCMessage } from "@modelcontextprotocol/client"
-import WebSocket from "ws"
+import type WebSocket from "ws"
 import { DEFAULT_MAX_RESPONSE_BYTES, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS, WebSocketHandshakeError } from "./TransportErrors.js"
+
+// `ws` (and the zlib its permessage-deflate loads) is read on the first WebSocket connect, not by
+// every command's cold start. The ready states are the standard ones `ws` uses too.
+let wsModule: Promise<typeof import("ws")> | undefined
+const loadWs = () => (wsModule ??= import("ws"))
+const CONNECTING = 0
+const OPEN = 1
+const CLOSED = 3
 
 /** The WebSocket subprotocol MCP uses (the SDK's `WebSocketClientTransport` asks for it too). */
 export const WEBSOCKET_SUBPROTOCOL = "mcp"
@@ -35,6 +43,7 @@ export class WebSocketTransport implements SdkTransport {
   onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined
 
   private socket: WebSocket | undefined
+  private started = false
   private closed: Promise<void> | undefined
   private closeNotified = false
   private readonly inFlight = new InFlight()
@@ -42,11 +51,18 @@ export class WebSocketTransport implements SdkTransport {
   constructor(readonly url: URL, private readonly options: WebSocketTransportOptions = {}) {}
 
   start(): Promise<void> {
-    if (this.socket) {
+    if (this.started) {
       return Promise.reject(
         new Error("WebSocketTransport already started (Client.connect starts it; do not call start twice)")
       )
     }
+    this.started = true
+    return loadWs().then(({ default: WebSocket }) => this.open(WebSocket))
+  }
+
+  private open(WebSocket: typeof import("ws").default): Promise<void> {
+    // Closed while `ws` was loading: nothing opens after close().
+    if (this.closed !== undefined) return Promise.reject(new Error(`WebSocket to ${this.url.href} closed before it opened`))
     return new Promise<void>((resolve, reject) => {
       let opened = false
       const socket = new WebSocket(this.url, WEBSOCKET_SUBPROTOCOL, {
@@ -111,7 +127,7 @@ export class WebSocketTransport implements SdkTransport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const socket = this.socket
-      if (!socket || socket.readyState !== WebSocket.OPEN) {
+      if (!socket || socket.readyState !== OPEN) {
         reject(new Error("Not connected"))
         return
       }
@@ -123,7 +139,7 @@ export class WebSocketTransport implements SdkTransport {
   close(): Promise<void> {
     this.closed ??= new Promise<void>((resolve) => {
       const socket = this.socket
-      if (!socket || socket.readyState === WebSocket.CLOSED) {
+      if (!socket || socket.readyState === CLOSED) {
         this.notifyClose()
         resolve()
         return
@@ -134,7 +150,7 @@ export class WebSocketTransport implements SdkTransport {
         clearTimeout(timer)
         resolve()
       })
-      if (socket.readyState === WebSocket.CONNECTING) socket.terminate()
+      if (socket.readyState === CONNECTING) socket.terminate()
       else socket.close(1000)
     })
     return this.closed
