@@ -1,14 +1,23 @@
 /**
- * `Gateway.layerHttp`'s server: Streamable HTTP for one user. Every request must name the exact
- * endpoint, come with the run's bearer token (or over a 0600 Unix socket), carry at most one
- * body limit, and — on a port — loopback Host/Origin headers. Sessions start only with
- * `initialize`, are capped in number and closed after an idle time; a client that drops a
- * response cancels the calls it was waiting for. One gateway server and transport per session,
- * as the SDK requires, each with its own scope.
+ * `Gateway.layerHttp`'s server: Streamable HTTP for one user, in both protocol eras. Every
+ * request must name the exact endpoint, come with the run's bearer token (or over a 0600 Unix
+ * socket), carry at most one body limit, and — on a port — loopback Host/Origin headers; only
+ * then is its era looked at.
+ *
+ * - 2026-07-28 (modern): stateless. A request with the per-request `_meta` envelope (and no
+ *   `Mcp-Session-Id`) is answered by the SDK's `createMcpHandler`, which checks the envelope
+ *   against the `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers, answers
+ *   `server/discover`, and keeps `subscriptions/listen` streams open for catalogue changes.
+ *   One gateway server per request, nothing kept between requests.
+ * - 2025 (legacy): sessions. They start only with `initialize`, are capped in number and closed
+ *   after an idle time. One gateway server and transport per session, as the SDK requires, each
+ *   with its own scope.
+ *
+ * In both, a client that drops a response cancels the calls it was waiting for.
  */
-import { isInitializeRequest } from "@modelcontextprotocol/server"
+import { createMcpHandler, isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server"
 import type { Server } from "@modelcontextprotocol/server"
-import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node"
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -49,6 +58,23 @@ export interface HttpServeOptions {
   readonly maxBodyBytes?: number | undefined
 }
 
+/** Who hears of catalogue changes: called once per change of each list. */
+export interface CatalogNotify {
+  readonly tools: () => void
+  readonly resources: () => void
+  readonly prompts: () => void
+}
+
+/** The gateway servers `serveHttp` builds, and the catalogue's changes. */
+export interface GatewayServers<R> {
+  /** A server for one legacy session, telling its client of changes itself; closed with the scope. */
+  readonly session: Effect.Effect<Server, never, R | Scope.Scope>
+  /** A server for one stateless (2026-07-28) request. */
+  readonly request: Effect.Effect<Server, never, R>
+  /** Calls `notify` on every catalogue change while the scope lasts. */
+  readonly watch: (notify: CatalogNotify) => Effect.Effect<void, never, R | Scope.Scope>
+}
+
 export const DEFAULT_MAX_SESSIONS = 32
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
 
@@ -80,9 +106,10 @@ const claimSocket = async (path: string): Promise<void> => {
   await fs.rm(path, { force: true })
 }
 
-/** Serves the gateway built by `makeServer` (one per session) over HTTP, until the scope closes. */
-export const serveHttp = <R>(options: HttpServeOptions, makeServer: Effect.Effect<Server, never, R | Scope.Scope>) =>
+/** Serves the gateway (one server per legacy session or modern request) over HTTP, until the scope closes. */
+export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<R>) =>
   Effect.gen(function*() {
+    const makeServer = servers.session
     const socket = options.socket
     const token = options.token ?? (socket === undefined ? newToken() : undefined)
     const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS
@@ -110,6 +137,20 @@ export const serveHttp = <R>(options: HttpServeOptions, makeServer: Effect.Effec
       yield* Effect.promise(() => server.connect(transport))
       return transport
     })
+
+    // The modern leg: strict 2026-07-28 (legacy traffic never reaches it, see `handle`).
+    const modern = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        createMcpHandler(() => runSession(servers.request), { legacy: "reject", maxRequestBodySize: maxBody })
+      ),
+      (handler) => Effect.promise(() => handler.close().catch(() => undefined))
+    )
+    yield* servers.watch({
+      tools: () => modern.notify.toolsChanged(),
+      resources: () => modern.notify.resourcesChanged(),
+      prompts: () => modern.notify.promptsChanged()
+    })
+    const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBody })
 
     const closeIdle = Effect.sync(() => {
       const t = now()
@@ -178,6 +219,10 @@ export const serveHttp = <R>(options: HttpServeOptions, makeServer: Effect.Effec
         body = read.value
       }
       const id = req.headers["mcp-session-id"]
+      // No session named and the body claims 2026-07-28 (the SDK's own classification): stateless.
+      if (id === undefined && req.method === "POST" && !(await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: maxBody }))) {
+        return serveModern(req, res, body)
+      }
       const existing = typeof id === "string" ? sessions.get(id) : undefined
       if (existing) {
         track(existing, res, requestIds(body))
