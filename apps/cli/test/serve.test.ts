@@ -83,6 +83,50 @@ describe("mcpctl serve", () => {
   })
 })
 
+/** A v2 client in one era: `legacy` (initialize, sessions) or `modern` (2026-07-28 pinned: no initialize). */
+const clientIn = (era: "legacy" | "modern") =>
+  new Client({ name: "test", version: "1" }, {
+    versionNegotiation: { mode: era === "modern" ? { pin: "2026-07-28" } : "legacy" }
+  })
+
+describe("mcpctl serve speaks both eras", () => {
+  for (const era of ["legacy", "modern"] as const) {
+    it(`a ${era} client over stdio lists and calls tools; denied tools are refused`, async () => {
+      const client = clientIn(era)
+      await client.connect(serveTransport(["--config", settings], { MCPCTL_HOME: ws.home }))
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25")
+        await exercise(client)
+        const denied = await client.callTool({ name: "mcp__echo__destructive_thing", arguments: {} })
+        expect(denied.isError).toBe(true)
+        expect(JSON.stringify(denied.content)).toContain("denied")
+      } finally {
+        await client.close()
+      }
+    })
+
+    it(`a ${era} client over HTTP lists and calls tools; denied tools are refused; the token is needed`, async () => {
+      const { child, ready } = serveHttp()
+      try {
+        const { token, url } = await ready
+        const anonymous = clientIn(era)
+        await expect(anonymous.connect(new StreamableHTTPClientTransport(new URL(url)))).rejects.toThrow()
+        const client = clientIn(era)
+        await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+        expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25")
+        await exercise(client)
+        const denied = await client.callTool({ name: "mcp__echo__destructive_thing", arguments: {} })
+        expect(denied.isError).toBe(true)
+        expect(JSON.stringify(denied.content)).toContain("denied")
+        await client.close()
+      } finally {
+        child.kill("SIGINT")
+        await new Promise((resolve) => child.once("exit", resolve))
+      }
+    })
+  }
+})
+
 describe("mcpctl serve --http refuses what is not loopback", () => {
   it("answers 403 to a foreign Host or Origin (DNS rebinding) and 400 to a request without a session", async () => {
     const { child, ready } = serveHttp()
