@@ -1,0 +1,145 @@
+/**
+ * `serve --http` in both protocol eras (issue 10): a stateless 2026-07-28 request needs no session
+ * and gets a `resultType`, behind the same token; its headers must agree with its body; modern
+ * clients hear of catalogue changes on `subscriptions/listen`, legacy ones by `list_changed`; a
+ * denied tool is refused in both.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Gateway } from "@mcpctl/core/Gateway"
+import * as Host from "@mcpctl/core/Host"
+import { McpConfig } from "@mcpctl/core/McpConfig"
+import { InMemory } from "@mcpctl/testing"
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  Server
+} from "@modelcontextprotocol/server"
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+
+/** The upstream server `a` (echo, danger), and its latest instance, to announce changes from. */
+const upstream = () => {
+  const live: { server?: Server } = {}
+  const make = (): Server => {
+    const s = new Server({ name: "a", version: "1" }, { capabilities: { tools: { listChanged: true } } })
+    s.setRequestHandler("tools/list", () => ({
+      tools: [
+        { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+        { name: "danger", inputSchema: { type: "object", properties: {} } }
+      ]
+    }))
+    s.setRequestHandler("tools/call", (r) => ({ content: [{ type: "text", text: `ran ${r.params.name}: ${JSON.stringify(r.params.arguments)}` }] }))
+    live.server = s
+    return s
+  }
+  return { live, make }
+}
+
+const gatewayOf = (make: () => Server) =>
+  Effect.map(
+    Layer.build(
+      Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(Host.layer({
+        config: McpConfig.layerStatic({
+          servers: { a: { command: "in-memory" } },
+          permissions: { allow: ["mcp__a__echo"], deny: ["mcp__a__danger"] }
+        }),
+        transport: InMemory.layer({ a: make })
+      })))
+    ),
+    Context.get(Gateway)
+  )
+
+const modernList = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/list",
+  params: {
+    _meta: {
+      [PROTOCOL_VERSION_META_KEY]: "2026-07-28",
+      [CLIENT_INFO_META_KEY]: { name: "curl", version: "1" },
+      [CLIENT_CAPABILITIES_META_KEY]: {}
+    }
+  }
+})
+const modernHeaders = (token: string | undefined, method = "tools/list") => ({
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
+})
+
+const clientIn = (era: "legacy" | "modern") =>
+  new Client({ name: "t", version: "1" }, { versionNegotiation: { mode: era === "modern" ? { pin: "2026-07-28" } : "legacy" } })
+
+describe("serve --http speaks both eras", () => {
+  it.scoped("a stateless 2026-07-28 request needs no session, gets a resultType, and still needs the token", () =>
+    Effect.gen(function*() {
+      const { make } = upstream()
+      const gateway = yield* gatewayOf(make)
+      const post = (headers: Record<string, string>, body: unknown) =>
+        Effect.promise(async () => {
+          const res = await fetch(gateway.address, { method: "POST", headers, body: JSON.stringify(body) })
+          return { status: res.status, session: res.headers.get("mcp-session-id"), body: await res.json() as Record<string, any> }
+        })
+      const answered = yield* post(modernHeaders(gateway.token), modernList(1))
+      expect(answered.status).toBe(200)
+      expect(answered.session).toBeNull()
+      expect(answered.body.result.resultType).toBe("complete")
+      // Permissions hold here too: the denied tool is not listed.
+      expect(answered.body.result.tools.map((t: { name: string }) => t.name)).toEqual(["mcp__a__echo"])
+      // Stateless: the next request is answered just the same, with nothing kept between them.
+      expect((yield* post(modernHeaders(gateway.token), modernList(2))).body.result.tools).toHaveLength(1)
+
+      const anonymous = yield* post(modernHeaders(undefined), modernList(3))
+      expect(anonymous.status).toBe(401)
+      // The Mcp-Method header must name the body's method.
+      const mismatched = yield* post(modernHeaders(gateway.token, "tools/call"), modernList(4))
+      expect(mismatched.body.result).toBeUndefined()
+      expect(mismatched.body.error.code).toBe(-32020)
+    }))
+
+  for (const era of ["legacy", "modern"] as const) {
+    it.scoped(`a ${era} client calls allowed tools, is refused denied ones, and hears of catalogue changes`, () =>
+      Effect.gen(function*() {
+        const { live, make } = upstream()
+        const gateway = yield* gatewayOf(make)
+        const client = clientIn(era)
+        yield* Effect.acquireRelease(
+          Effect.promise(() =>
+            client.connect(new StreamableHTTPClientTransport(new URL(gateway.address), {
+              requestInit: { headers: { authorization: `Bearer ${gateway.token}` } }
+            }))
+          ),
+          () => Effect.promise(() => client.close())
+        )
+        expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25")
+        const { tools } = yield* Effect.promise(() => client.listTools())
+        expect(tools.map((t) => t.name)).toEqual(["mcp__a__echo"])
+        const echoed = yield* Effect.promise(() => client.callTool({ name: "mcp__a__echo", arguments: { text: "hi" } }))
+        expect(echoed.content).toEqual([{ type: "text", text: `ran echo: {"text":"hi"}` }])
+        const denied = yield* Effect.promise(() => client.callTool({ name: "mcp__a__danger", arguments: {} }))
+        expect(denied.isError).toBe(true)
+        expect(JSON.stringify(denied.content)).toContain("denied")
+
+        const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/tools/list_changed", () => resolve()))
+        if (era === "modern") {
+          const subscription = yield* Effect.promise(() => client.listen({ toolsListChanged: true }))
+          yield* Effect.addFinalizer(() => Effect.promise(() => subscription.close()))
+          yield* Effect.promise(() => live.server!.sendToolListChanged())
+          yield* Effect.promise(() => changed)
+        } else {
+          // A legacy client hears unsolicited notifications on its session's GET stream, which it
+          // opens on its own time: announced until heard.
+          yield* Effect.promise(() => live.server!.sendToolListChanged()).pipe(
+            Effect.repeat(Schedule.spaced("50 millis")),
+            Effect.raceFirst(Effect.promise(() => changed))
+          )
+        }
+      }))
+  }
+})
