@@ -5,6 +5,7 @@
  * denied tool is refused in both.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Elicitation } from "@mcpctl/core/Elicitation"
 import { Gateway } from "@mcpctl/core/Gateway"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
@@ -21,18 +22,35 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 
-/** The upstream server `a` (echo, danger), and its latest instance, to announce changes from. */
+/**
+ * The upstream server `a`: `echo`, `danger` (denied), `slow` (runs until cancelled), `ask` (asks
+ * its client for input, says what it got); and its latest instance, to announce changes from.
+ */
 const upstream = () => {
-  const live: { server?: Server } = {}
+  const live: { server?: Server; cancelled: number; started?: () => void } = { cancelled: 0 }
   const make = (): Server => {
     const s = new Server({ name: "a", version: "1" }, { capabilities: { tools: { listChanged: true } } })
-    s.setRequestHandler("tools/list", () => ({
-      tools: [
-        { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
-        { name: "danger", inputSchema: { type: "object", properties: {} } }
-      ]
-    }))
-    s.setRequestHandler("tools/call", (r) => ({ content: [{ type: "text", text: `ran ${r.params.name}: ${JSON.stringify(r.params.arguments)}` }] }))
+    const tool = (name: string) => ({ name, inputSchema: { type: "object" as const, properties: {} } })
+    s.setRequestHandler("tools/list", () => ({ tools: [tool("echo"), tool("danger"), tool("slow"), tool("ask")] }))
+    s.setRequestHandler("tools/call", async (r, ctx) => {
+      if (r.params.name === "slow") {
+        live.started?.()
+        return new Promise((resolve) =>
+          ctx.mcpReq.signal.addEventListener("abort", () => {
+            live.cancelled++
+            resolve({ content: [] })
+          }))
+      }
+      if (r.params.name === "ask") {
+        const answer = await ctx.mcpReq.elicitInput({
+          mode: "form",
+          message: "Which colour?",
+          requestedSchema: { type: "object", properties: { colour: { type: "string" } } }
+        })
+        return { content: [{ type: "text", text: `answer: ${answer.action}` }] }
+      }
+      return { content: [{ type: "text", text: `ran ${r.params.name}: ${JSON.stringify(r.params.arguments)}` }] }
+    })
     live.server = s
     return s
   }
@@ -45,9 +63,11 @@ const gatewayOf = (make: () => Server) =>
       Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(Host.layer({
         config: McpConfig.layerStatic({
           servers: { a: { command: "in-memory" } },
-          permissions: { allow: ["mcp__a__echo"], deny: ["mcp__a__danger"] }
+          permissions: { allow: ["mcp__a__echo", "mcp__a__slow", "mcp__a__ask"], deny: ["mcp__a__danger"] }
         }),
-        transport: InMemory.layer({ a: make })
+        transport: InMemory.layer({ a: make }),
+        // As `serve` without --yes: no one to ask, so a server's question is declined.
+        elicitation: Elicitation.layerDecline
       })))
     ),
     Context.get(Gateway)
@@ -91,9 +111,9 @@ describe("serve --http speaks both eras", () => {
       expect(answered.session).toBeNull()
       expect(answered.body.result.resultType).toBe("complete")
       // Permissions hold here too: the denied tool is not listed.
-      expect(answered.body.result.tools.map((t: { name: string }) => t.name)).toEqual(["mcp__a__echo"])
+      expect(answered.body.result.tools.map((t: { name: string }) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask"])
       // Stateless: the next request is answered just the same, with nothing kept between them.
-      expect((yield* post(modernHeaders(gateway.token), modernList(2))).body.result.tools).toHaveLength(1)
+      expect((yield* post(modernHeaders(gateway.token), modernList(2))).body.result.tools).toHaveLength(3)
 
       const anonymous = yield* post(modernHeaders(undefined), modernList(3))
       expect(anonymous.status).toBe(401)
@@ -119,12 +139,16 @@ describe("serve --http speaks both eras", () => {
         )
         expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25")
         const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools.map((t) => t.name)).toEqual(["mcp__a__echo"])
+        expect(tools.map((t) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask"])
         const echoed = yield* Effect.promise(() => client.callTool({ name: "mcp__a__echo", arguments: { text: "hi" } }))
         expect(echoed.content).toEqual([{ type: "text", text: `ran echo: {"text":"hi"}` }])
         const denied = yield* Effect.promise(() => client.callTool({ name: "mcp__a__danger", arguments: {} }))
         expect(denied.isError).toBe(true)
         expect(JSON.stringify(denied.content)).toContain("denied")
+        // A server's question is answered by serve's own elicitation port (declined here), in
+        // both eras: it never reaches this client as a request or as input_required.
+        const asked = yield* Effect.promise(() => client.callTool({ name: "mcp__a__ask", arguments: {} }))
+        expect(asked.content).toEqual([{ type: "text", text: "answer: decline" }])
 
         const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/tools/list_changed", () => resolve()))
         if (era === "modern") {
@@ -142,4 +166,31 @@ describe("serve --http speaks both eras", () => {
         }
       }))
   }
+
+  it.scoped("a modern client that drops its request cancels the upstream call", () =>
+    Effect.gen(function*() {
+      const { live, make } = upstream()
+      const gateway = yield* gatewayOf(make)
+      const started = new Promise<void>((resolve) => (live.started = resolve))
+      const call = {
+        ...modernList(9),
+        method: "tools/call",
+        params: { ...modernList(9).params, name: "mcp__a__slow", arguments: {} }
+      }
+      const aborted = new AbortController()
+      const pending = fetch(gateway.address, {
+        method: "POST",
+        headers: { ...modernHeaders(gateway.token, "tools/call"), "mcp-name": "mcp__a__slow" },
+        body: JSON.stringify(call),
+        signal: aborted.signal
+      }).catch(() => undefined)
+      // The call runs upstream: hang up.
+      yield* Effect.promise(() => started)
+      aborted.abort()
+      yield* Effect.promise(() => pending)
+      // The upstream server sees the cancellation (bounded wait on a real event).
+      const deadline = Date.now() + 10_000
+      while (live.cancelled === 0 && Date.now() < deadline) yield* Effect.promise(() => new Promise((r) => setImmediate(r)))
+      expect(live.cancelled).toBe(1)
+    }))
 })
