@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { spawn } from "node:child_process"
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { cliBin, repoRoot, serveTransport, workspace } from "./support.js"
 
@@ -100,6 +100,27 @@ describe("mcpctl serve speaks both eras", () => {
         const denied = await client.callTool({ name: "mcp__echo__destructive_thing", arguments: {} })
         expect(denied.isError).toBe(true)
         expect(JSON.stringify(denied.content)).toContain("denied")
+      } finally {
+        await client.close()
+      }
+    })
+
+    it(`a ${era} client over stdio hears of catalogue changes (${era === "modern" ? "subscriptions/listen" : "list_changed"})`, async () => {
+      const toolsFile = join(ws.dir, `tools-${era}.json`)
+      writeFileSync(toolsFile, JSON.stringify([{ name: "one" }]))
+      const changing = ws.settings(`serve-changing-${era}.json`, {
+        mcpServers: { calc: { command: "node", args: [fixtures.toolsServer, "--tools", toolsFile], pin: false } },
+        permissions: { allow: ["mcp__calc"] }
+      })
+      const client = clientIn(era)
+      await client.connect(serveTransport(["--config", changing], { MCPCTL_HOME: ws.home }))
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["mcp__calc__one"])
+        const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/tools/list_changed", () => resolve()))
+        if (era === "modern") await client.listen({ toolsListChanged: true })
+        writeFileSync(toolsFile, JSON.stringify([{ name: "one" }, { name: "two" }]))
+        await changed
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["mcp__calc__one", "mcp__calc__two"])
       } finally {
         await client.close()
       }
