@@ -31,7 +31,11 @@ const upstream = () => {
   const make = (): Server => {
     const s = new Server({ name: "a", version: "1" }, { capabilities: { tools: { listChanged: true } } })
     const tool = (name: string) => ({ name, inputSchema: { type: "object" as const, properties: {} } })
-    s.setRequestHandler("tools/list", () => ({ tools: [tool("echo"), tool("danger"), tool("slow"), tool("ask")] }))
+    const route = {
+      name: "route",
+      inputSchema: { type: "object" as const, properties: { region: { type: "string", "x-mcp-header": "Region" } } }
+    }
+    s.setRequestHandler("tools/list", () => ({ tools: [tool("echo"), tool("danger"), tool("slow"), tool("ask"), route] }))
     s.setRequestHandler("tools/call", async (r, ctx) => {
       if (r.params.name === "slow") {
         live.started?.()
@@ -63,7 +67,7 @@ const gatewayOf = (make: () => Server) =>
       Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(Host.layer({
         config: McpConfig.layerStatic({
           servers: { a: { command: "in-memory" } },
-          permissions: { allow: ["mcp__a__echo", "mcp__a__slow", "mcp__a__ask"], deny: ["mcp__a__danger"] }
+          permissions: { allow: ["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route"], deny: ["mcp__a__danger"] }
         }),
         transport: InMemory.layer({ a: make }),
         // As `serve` without --yes: no one to ask, so a server's question is declined.
@@ -111,9 +115,9 @@ describe("serve --http speaks both eras", () => {
       expect(answered.session).toBeNull()
       expect(answered.body.result.resultType).toBe("complete")
       // Permissions hold here too: the denied tool is not listed.
-      expect(answered.body.result.tools.map((t: { name: string }) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask"])
+      expect(answered.body.result.tools.map((t: { name: string }) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route"])
       // Stateless: the next request is answered just the same, with nothing kept between them.
-      expect((yield* post(modernHeaders(gateway.token), modernList(2))).body.result.tools).toHaveLength(3)
+      expect((yield* post(modernHeaders(gateway.token), modernList(2))).body.result.tools).toHaveLength(4)
 
       const anonymous = yield* post(modernHeaders(undefined), modernList(3))
       expect(anonymous.status).toBe(401)
@@ -139,7 +143,7 @@ describe("serve --http speaks both eras", () => {
         )
         expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25")
         const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools.map((t) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask"])
+        expect(tools.map((t) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route"])
         const echoed = yield* Effect.promise(() => client.callTool({ name: "mcp__a__echo", arguments: { text: "hi" } }))
         expect(echoed.content).toEqual([{ type: "text", text: `ran echo: {"text":"hi"}` }])
         const denied = yield* Effect.promise(() => client.callTool({ name: "mcp__a__danger", arguments: {} }))
@@ -149,6 +153,9 @@ describe("serve --http speaks both eras", () => {
         // both eras: it never reaches this client as a request or as input_required.
         const asked = yield* Effect.promise(() => client.callTool({ name: "mcp__a__ask", arguments: {} }))
         expect(asked.content).toEqual([{ type: "text", text: "answer: decline" }])
+        // A header-bound argument: a modern client repeats it in Mcp-Param-Region, and serve checks it.
+        const routed = yield* Effect.promise(() => client.callTool({ name: "mcp__a__route", arguments: { region: "eu" } }))
+        expect(routed.content).toEqual([{ type: "text", text: `ran route: {"region":"eu"}` }])
 
         const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/tools/list_changed", () => resolve()))
         if (era === "modern") {
@@ -192,5 +199,34 @@ describe("serve --http speaks both eras", () => {
       const deadline = Date.now() + 10_000
       while (live.cancelled === 0 && Date.now() < deadline) yield* Effect.promise(() => new Promise((r) => setImmediate(r)))
       expect(live.cancelled).toBe(1)
+    }))
+
+  it.scoped("a modern tools/call whose Mcp-Param-* header disagrees with its arguments is refused (400, -32020)", () =>
+    Effect.gen(function*() {
+      const { make } = upstream()
+      const gateway = yield* gatewayOf(make)
+      const call = (id: number, region: string, header: Record<string, string>) =>
+        Effect.promise(async () => {
+          const res = await fetch(gateway.address, {
+            method: "POST",
+            headers: { ...modernHeaders(gateway.token, "tools/call"), "mcp-name": "mcp__a__route", ...header },
+            body: JSON.stringify({
+              ...modernList(id),
+              method: "tools/call",
+              params: { ...modernList(id).params, name: "mcp__a__route", arguments: { region } }
+            })
+          })
+          return { status: res.status, body: await res.json() as Record<string, any> }
+        })
+      const agreeing = yield* call(1, "eu", { "mcp-param-region": "eu" })
+      expect(agreeing.status).toBe(200)
+      expect(agreeing.body.result.content).toEqual([{ type: "text", text: `ran route: {"region":"eu"}` }])
+      const encoded = yield* call(2, "süd", { "mcp-param-region": `=?base64?${Buffer.from("süd").toString("base64")}?=` })
+      expect(encoded.body.result.isError).toBeUndefined()
+      for (const [id, header] of [[3, { "mcp-param-region": "us" }], [4, {}]] as const) {
+        const refused = yield* call(id, "eu", header)
+        expect(refused.status).toBe(400)
+        expect(refused.body).toMatchObject({ id, error: { code: -32020 } })
+      }
     }))
 })

@@ -38,6 +38,7 @@ import {
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
 import { indexPrompts, indexResources, unreadableMessage } from "./GatewayCatalog.js"
+import { headerParams } from "./ParamHeaders.js"
 
 /** How the gateway introduces itself. */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
@@ -288,7 +289,12 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
         serveHttp(options, {
           session: makeGateway(options),
           request: Effect.scoped(makeGateway({ ...options, pushChanges: false })),
-          watch: watchCatalog
+          watch: watchCatalog,
+          paramHeaders: (name) =>
+            Effect.flatMap(ToolRegistry, (registry) => registry.resolve(name)).pipe(
+              Effect.map((tool) => headerParams(tool.inputSchema)),
+              Effect.orElseSucceed(() => [])
+            )
         }),
         ({ address, token }) => Gateway.of({ address, token, closed: Effect.never })
       )

@@ -31,6 +31,7 @@ import * as fs from "node:fs/promises"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { connect } from "node:net"
 import { UsageError } from "../Errors.js"
+import { type HeaderParam, paramHeaderMismatch } from "../gateway/ParamHeaders.js"
 import {
   DEFAULT_MAX_BODY_BYTES,
   ENDPOINT_PATH,
@@ -73,6 +74,8 @@ export interface GatewayServers<R> {
   readonly request: Effect.Effect<Server, never, R>
   /** Calls `notify` on every catalogue change while the scope lasts. */
   readonly watch: (notify: CatalogNotify) => Effect.Effect<void, never, R | Scope.Scope>
+  /** The header-bound arguments of a listed tool (`x-mcp-header`), none for a tool not listed. */
+  readonly paramHeaders: (tool: string) => Effect.Effect<ReadonlyArray<HeaderParam>, never, R>
 }
 
 export const DEFAULT_MAX_SESSIONS = 32
@@ -85,12 +88,22 @@ interface Session {
   active: number
 }
 
-const jsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+const jsonError = (
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: string | number | null = null
+) =>
   void res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify({
     jsonrpc: "2.0",
     error: { code, message },
-    id: null
+    id
   }))
+
+/** The JSON-RPC error of headers that disagree with the body (2026-07-28). */
+const HEADER_MISMATCH = -32020
 
 /** A socket path another live gateway listens on is refused; a stale one is removed. */
 const claimSocket = async (path: string): Promise<void> => {
@@ -151,6 +164,16 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       prompts: () => modern.notify.promptsChanged()
     })
     const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBody })
+    /** Why a modern `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if they do. */
+    const paramMismatch = async (req: IncomingMessage, body: unknown): Promise<string | undefined> => {
+      const call = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null
+      if (call === null || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string") return undefined
+      const params = await runSession(servers.paramHeaders(call.params.name))
+      return paramHeaderMismatch(params, call.params.arguments, (name) => {
+        const value = req.headers[name.toLowerCase()]
+        return Array.isArray(value) ? value[0] : value
+      })
+    }
 
     const closeIdle = Effect.sync(() => {
       const t = now()
@@ -221,6 +244,12 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       const id = req.headers["mcp-session-id"]
       // No session named and the body claims 2026-07-28 (the SDK's own classification): stateless.
       if (id === undefined && req.method === "POST" && !(await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: maxBody }))) {
+        const mismatch = await paramMismatch(req, body)
+        if (mismatch !== undefined) {
+          const requestId = (body as { id?: unknown }).id
+          return jsonError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}`, {},
+            typeof requestId === "string" || typeof requestId === "number" ? requestId : null)
+        }
         return serveModern(req, res, body)
       }
       const existing = typeof id === "string" ? sessions.get(id) : undefined
