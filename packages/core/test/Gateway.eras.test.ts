@@ -61,10 +61,10 @@ const upstream = () => {
   return { live, make }
 }
 
-const gatewayOf = (make: () => Server) =>
+const gatewayOf = (make: () => Server, options: Parameters<typeof Gateway.layerHttp>[0] = { port: 0 }) =>
   Effect.map(
     Layer.build(
-      Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(Host.layer({
+      Gateway.layerHttp(options).pipe(Layer.provide(Host.layer({
         config: McpConfig.layerStatic({
           servers: { a: { command: "in-memory" } },
           permissions: { allow: ["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route"], deny: ["mcp__a__danger"] }
@@ -228,5 +228,29 @@ describe("serve --http speaks both eras", () => {
         expect(refused.status).toBe(400)
         expect(refused.body).toMatchObject({ id, error: { code: -32020 } })
       }
+    }))
+
+  it.scoped("open subscriptions/listen streams are capped like sessions", () =>
+    Effect.gen(function*() {
+      const { make } = upstream()
+      const gateway = yield* gatewayOf(make, { port: 0, maxSessions: 1 })
+      const connect = Effect.acquireRelease(
+        Effect.promise(async () => {
+          const client = clientIn("modern")
+          await client.connect(new StreamableHTTPClientTransport(new URL(gateway.address), {
+            requestInit: { headers: { authorization: `Bearer ${gateway.token}` } }
+          }))
+          return client
+        }),
+        (client) => Effect.promise(() => client.close())
+      )
+      const first = yield* connect
+      const second = yield* connect
+      const open = yield* Effect.promise(() => first.listen({ toolsListChanged: true }))
+      yield* Effect.promise(() => expect(second.listen({ toolsListChanged: true })).rejects.toThrow(/limit/i))
+      // Its place is free again once it closes.
+      yield* Effect.promise(() => open.close())
+      const again = yield* Effect.promise(() => second.listen({ toolsListChanged: true }))
+      yield* Effect.promise(() => again.close())
     }))
 })

@@ -51,7 +51,10 @@ export interface HttpServeOptions {
   readonly socket?: string | undefined
   /** The bearer token every request must carry; default a random one per run (none on a socket). */
   readonly token?: string | undefined
-  /** At most this many sessions at once (default 32); an `initialize` beyond gets 503. */
+  /**
+   * At most this many legacy sessions at once (default 32), an `initialize` beyond gets 503; and
+   * at most this many open 2026-07-28 `subscriptions/listen` streams (beyond: `-32603`).
+   */
   readonly maxSessions?: number | undefined
   /** A session without requests this long is closed (default 30 minutes). */
   readonly sessionIdleMs?: number | undefined
@@ -154,7 +157,8 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
     // The modern leg: strict 2026-07-28 (legacy traffic never reaches it, see `handle`).
     const modern = yield* Effect.acquireRelease(
       Effect.sync(() =>
-        createMcpHandler(() => runSession(servers.request), { legacy: "reject", maxRequestBodySize: maxBody })
+        // Open `subscriptions/listen` streams hold a connection each, like sessions: one cap for both.
+        createMcpHandler(() => runSession(servers.request), { legacy: "reject", maxRequestBodySize: maxBody, maxSubscriptions: maxSessions })
       ),
       (handler) => Effect.promise(() => handler.close().catch(() => undefined))
     )
