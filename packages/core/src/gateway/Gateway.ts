@@ -14,9 +14,9 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Runtime from "effect/Runtime"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
@@ -212,7 +212,6 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   }
   return server
 })
-
 
 /**
  * Calls `notify` whenever the catalogue may have changed, while the scope lasts: a server's list
