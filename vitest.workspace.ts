@@ -6,7 +6,8 @@ const resolve = { conditions: ["@mcpctl/source"] }
 const ssr = { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@mcpctl/source"] } }
 
 // Every package and app is its own test project; integration tests spawn real servers,
-// so each project keeps generous timeouts and runs files in forked processes. `soak` holds the
+// so each project keeps generous timeouts and runs files in forked processes. Each runs with a
+// TMPDIR of its own, removed when the run ends (test/tmpdir.globalSetup.ts). `soak` holds the
 // long-running core tests (50 stubborn servers, kill -9 loops, endless answers, an agent loop of
 // 1,000 calls, real servers started with a delay):
 // `npm run soak` runs it, `npm test` does not.
@@ -18,6 +19,7 @@ export default defineWorkspace([
       name: "core",
       root: "./packages/core",
       include: ["test/**/*.test.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
       pool: "forks"
@@ -30,6 +32,7 @@ export default defineWorkspace([
       name: "soak",
       root: "./packages/core",
       include: ["soak/**/*.test.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts"],
       testTimeout: 120_000,
       hookTimeout: 30_000,
       pool: "forks"
@@ -42,6 +45,7 @@ export default defineWorkspace([
       name: "testing",
       root: "./packages/testing",
       include: ["test/**/*.test.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
       pool: "forks"
@@ -54,7 +58,7 @@ export default defineWorkspace([
       name: "cli",
       root: "./apps/cli",
       include: ["test/**/*.test.ts"],
-      globalSetup: ["./test/globalSetup.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts", "./test/globalSetup.ts"],
       testTimeout: 60_000,
       hookTimeout: 60_000,
       pool: "forks"
@@ -67,7 +71,7 @@ export default defineWorkspace([
       name: "package",
       root: ".",
       include: ["test/package.test.ts"],
-      globalSetup: ["./test/package.globalSetup.ts"],
+      globalSetup: ["./test/tmpdir.globalSetup.ts", "./test/package.globalSetup.ts"],
       testTimeout: 120_000,
       hookTimeout: 180_000,
       pool: "forks"

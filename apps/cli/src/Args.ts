@@ -5,7 +5,11 @@
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Either from "effect/Either"
 
-type JsonSchema = { readonly type?: unknown; readonly properties?: Record<string, JsonSchema> } & Record<string, unknown>
+type JsonSchema = {
+  readonly type?: unknown
+  readonly properties?: Record<string, JsonSchema>
+  readonly required?: unknown
+} & Record<string, unknown>
 
 const typesOf = (schema: JsonSchema | undefined): ReadonlyArray<string> =>
   schema === undefined
@@ -76,4 +80,35 @@ export const buildArguments = (
     base[key] = value.right
   }
   return Either.right(base)
+}
+
+/** `name (type)` of one property, for messages that list arguments. */
+const describeProperty = (name: string, schema: JsonSchema | undefined) => {
+  const types = typesOf(schema)
+  return types.length > 0 ? `${name} (${types.join(" or ")})` : name
+}
+
+/**
+ * The tool's required arguments (its input schema's `required`) are all there; the error names
+ * the missing ones as `key=…` to add and lists every argument the tool takes.
+ */
+export const checkRequired = (
+  tool: string,
+  args: Record<string, unknown>,
+  inputSchema: JsonSchema | undefined
+): Either.Either<Record<string, unknown>, UsageError> => {
+  const required = Array.isArray(inputSchema?.required)
+    ? inputSchema.required.filter((k): k is string => typeof k === "string")
+    : []
+  const missing = required.filter((k) => !(k in args))
+  if (missing.length === 0) return Either.right(args)
+  const properties = inputSchema?.properties ?? {}
+  const all = Object.keys(properties).map((k) => `${describeProperty(k, properties[k])}${required.includes(k) ? " required" : ""}`)
+  return Either.left(
+    new UsageError({
+      message: `${tool} needs ${missing.map((k) => `${k}=…`).join(" ")} (missing required argument${
+        missing.length > 1 ? "s" : ""
+      } ${missing.map((k) => describeProperty(k, properties[k])).join(", ")}). It takes: ${all.join(", ") || "no arguments"}.`
+    })
+  )
 }

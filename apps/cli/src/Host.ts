@@ -17,6 +17,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { statSync } from "node:fs"
+import * as Path from "node:path"
 import { askInputOnTerminal } from "./InputPrompt.js"
 import { err, json } from "./Render.js"
 
@@ -130,13 +132,31 @@ const logLine = ({ data, level, logger, server }: ServerLog) => {
 export const interactive = (flags: GlobalFlags & { readonly noPrompt?: boolean | undefined }): boolean =>
   !flags.json && !flags.noPrompt && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
 
+/**
+ * The project directory of `--cwd DIR` (absolute), else the current directory. A directory that
+ * does not exist is a usage error: settings would silently be read from nowhere.
+ */
+export const projectDirOf = (cwd: Option.Option<string>): string | UsageError => {
+  if (Option.isNone(cwd)) return process.cwd()
+  const dir = Path.resolve(cwd.value)
+  try {
+    if (statSync(dir).isDirectory()) return dir
+    return new UsageError({ message: `--cwd ${cwd.value}: not a directory. Give the project directory.` })
+  } catch {
+    return new UsageError({ message: `--cwd ${cwd.value}: no such directory. Give an existing project directory.` })
+  }
+}
+
 /** Every core service, built from the flags. Settings are read once, when the layer builds. */
 export const hostLayer = (options: HostOptions) => {
   const adhoc = adhocServers(options)
+  const projectDir = projectDirOf(options.cwd)
   const config: Layer.Layer<McpConfig, ConfigError | UsageError> = adhoc instanceof UsageError
     ? Layer.fail(adhoc)
+    : projectDir instanceof UsageError
+    ? Layer.fail(projectDir)
     : McpConfig.layer({
-      cwd: Option.getOrUndefined(options.cwd),
+      cwd: projectDir,
       configFiles: options.config,
       env: process.env,
       adhoc,
@@ -176,6 +196,14 @@ export type Host = CoreHost.HostServices
 let successCode = 0
 /** Sets the exit code of a successful run. */
 export const setExitCode = (code: number) => Effect.sync(() => (successCode = code))
+/**
+ * The listing commands (`servers`, `tools`, `resources`, `prompts`) print what they could, and
+ * exit 4 (server unavailable) when every server they needed failed: named ones, else every
+ * enabled one. No servers at all is not a failure.
+ */
+export const unavailableWhenAllFailed = (needed: ReadonlyArray<string>, failed: ReadonlyArray<string>) =>
+  needed.length > 0 && needed.every((name) => failed.includes(name)) ? setExitCode(4) : Effect.void
+
 /** The exit code to end with, once the command is done. */
 export const exitCodeFor = (failure: McpctlError | undefined) => (failure ? exitCodeOf(failure) : successCode)
 

@@ -3,7 +3,7 @@
  * and CI logs never see carriage returns.
  */
 import { ConnectionPool, type ServerState } from "@mcpctl/core/ConnectionPool"
-import { unknownServerMessage } from "@mcpctl/core/ServerConfig"
+import { type ResolvedServer, unknownServerMessage } from "@mcpctl/core/ServerConfig"
 import { UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
 
@@ -35,14 +35,24 @@ export const makeProgress = (total: number, enabled = Boolean(process.stderr.isT
 }
 
 /**
- * Connects the servers a listing command is about (the named ones, else every enabled one) with
- * the progress line showing, and returns their names.
+ * The servers a listing command is about: the named ones, else the `--url`/`--stdio` server of
+ * this run when there is one (that is the server the user asked about), else every enabled one.
+ */
+export const neededServers = (named: ReadonlyArray<string>, servers: ReadonlyArray<ResolvedServer>): ReadonlyArray<string> => {
+  if (named.length > 0) return named
+  const adhoc = servers.filter((s) => s.scope === "adhoc")
+  return (adhoc.length > 0 ? adhoc : servers.filter((s) => !s.config.disabled)).map((s) => s.name)
+}
+
+/**
+ * Connects the servers a listing command is about ({@link neededServers}) with the progress line
+ * showing, and returns their names.
  */
 export const connectWithProgress = (named: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const pool = yield* ConnectionPool
     yield* checkServerNames(named)
-    const wanted = named.length > 0 ? named : pool.servers.filter((s) => !s.config.disabled).map((s) => s.name)
+    const wanted = neededServers(named, pool.servers)
     const progress = makeProgress(wanted.length)
     yield* pool.connectAll({ names: wanted, onSettled: progress.onSettled })
     yield* progress.done

@@ -9,6 +9,12 @@
 import type { ContentItem } from "@mcpctl/core/ContentItem"
 import { sanitize, sanitizeAndCut } from "@mcpctl/core/Sanitize"
 
+// A reader that goes away early (`mcpctl tools | head`) is no error of ours: the rest of the
+// output has nowhere to go, and Node would otherwise crash on the unhandled EPIPE.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error
+})
+
 /** Writes one line to stdout, sanitized. */
 export const out = (line = ""): void => {
   process.stdout.write(sanitize(line) + "\n")

@@ -3,69 +3,42 @@
  * Ctrl-C, SIGTERM and SIGHUP interrupt the program and every scope (child processes included)
  * closes before exit, and a second signal hurries that up without skipping it.
  */
+import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
-import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Option from "effect/Option"
+import * as Either from "effect/Either"
 import * as CoreHost from "@mcpctl/core/Host"
-import { auth, logout } from "./commands/auth.js"
-import { call } from "./commands/call.js"
-import { config } from "./commands/config.js"
-import { importCommand } from "./commands/import.js"
-import { add, get, remove } from "./commands/manage.js"
-import { prompt, prompts } from "./commands/prompts.js"
-import { read, resources } from "./commands/resources.js"
-import { serve } from "./commands/serve.js"
-import { servers } from "./commands/servers.js"
-import { tools } from "./commands/tools.js"
-import { trust } from "./commands/trust.js"
+import { checkArgs, commandsOf } from "./Argv.js"
+import { mcpctl } from "./Commands.js"
+import { withPlainConsole } from "./Console.js"
+import { codeOf, recordSignals } from "./ExitCode.js"
 import { logLevelFromArgv } from "./Flags.js"
-import { exitCodeFor, VERSION } from "./Host.js"
-import { json, jsonWritten } from "./Render.js"
+import { report, VERSION } from "./Host.js"
 import { runMain } from "./Signals.js"
-
-const mcpctl = Command.make("mcpctl").pipe(
-  Command.withDescription("An MCP client host: connect to MCP servers, list and call their tools"),
-  Command.withSubcommands([servers, tools, call, resources, read, prompts, prompt, add, remove, get, importCommand, config, auth, logout, serve, trust])
-)
 
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
 
-/**
- * With `--json`, every failure is one `{"error": …}` document on stdout: our tagged errors write
- * theirs as they happen (Host.report); a bad command line and an internal error get one here.
- */
-const failureDocument = (type: string, message: string, exitCode: number) => {
-  if (process.argv.includes("--json") && !jsonWritten()) json({ error: { type, message, exitCode } })
-}
+// Which signal stopped a run decides its exit code (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+recordSignals()
 
-/** Exit codes of docs/CLI.md: our tagged errors carry theirs; bad command lines are usage errors (2). */
-const codeOf = (exit: Exit.Exit<unknown, unknown>): number => {
-  if (Exit.isSuccess(exit)) return exitCodeFor(undefined)
-  if (Cause.isInterruptedOnly(exit.cause)) return 130
-  const failure = Cause.failureOption(exit.cause)
-  if (Option.isSome(failure)) {
-    const error = failure.value as { _tag?: string }
-    if (typeof error?._tag === "string" && "message" in (error as object)) {
-      try {
-        return exitCodeFor(error as never) ?? 70
-      } catch {
-        return 2
-      }
-    }
-    const help = (failure.value as { error?: HelpDoc.HelpDoc })?.error
-    // eslint-disable-next-line no-control-regex
-    failureDocument("UsageError", help ? HelpDoc.toAnsiText(help).replace(/\x1b\[[0-9;]*m/g, "").trim() : String(failure.value), 2)
-    return 2
-  }
-  process.stderr.write(`mcpctl: internal error\n${Cause.pretty(exit.cause)}\n`)
-  const defect = Cause.squash(exit.cause)
-  failureDocument("InternalError", `internal error: ${defect instanceof Error ? defect.message : String(defect)}`, 70)
-  return 70
-}
+/**
+ * The command line checked first (Argv.ts): unknown flags, flags without their value and values
+ * of the wrong type are usage errors naming the flag, before @effect/cli could misread them.
+ */
+const run = (argv: ReadonlyArray<string>) =>
+  Either.match(checkArgs(argv.slice(2), commandsOf(mcpctl), Boolean(process.stdin.isTTY)), {
+    onLeft: (error) =>
+      Effect.sync(() => report({ json: argv.includes("--json") }, error)).pipe(Effect.zipRight(Effect.fail(error))),
+    onRight: ({ args }) => cli([...argv.slice(0, 2), ...args])
+  })
+
+/**
+ * Help lists each command's own options only: @effect/cli's built-ins would list a second
+ * `--log-level` (Effect's levels) beside ours; `--help` and `--version` are named in the
+ * description instead.
+ */
+const cliConfig = CliConfig.layer({ showBuiltIns: false })
 
 /**
  * Exits explicitly, so a server that leaves a socket open can never keep mcpctl alive, but only
@@ -84,7 +57,9 @@ const exitAfterFlush = (code: number) => {
  */
 const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(process.argv.slice(2)) ?? "warning"))
 
-cli(process.argv).pipe(
+run(process.argv).pipe(
+  withPlainConsole,
+  Effect.provide(cliConfig),
   Effect.provide(NodeContext.layer),
   Effect.provide(logs),
   runMain({

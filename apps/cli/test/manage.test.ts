@@ -74,7 +74,8 @@ describe("add / get / remove", () => {
     }))
     // Trusted for these runs (issue 12): otherwise its broken entry would simply be skipped.
     const opts = { home: ws.home, cwd: project, env: { MCPCTL_TRUST_PROJECT: "1" } }
-    expect((await run(["servers"], opts)).code).toBe(2)
+    // The broken server fails alone (issue 13): the only one configured, so `servers` exits 4.
+    expect((await run(["servers"], opts)).code).toBe(4)
     expect((await run(["add", "other", "--", "node", "x.js"], opts)).code).toBe(0)
     expect((await run(["remove", "broken"], opts)).code).toBe(0)
     expect((await run(["get", "other"], opts)).code).toBe(0)

@@ -55,7 +55,8 @@ describe("terminal injection: server text is made visible, never obeyed", () => 
     expect(called.stdout).toContain("output\\x0d\\x1b[2K")
     expect(called.stderr).toContain("logged\\x0d\\x1b[2K")
     const failed = await run(["call", "mcp__h__fail", "--config", settings], opts)
-    expect(failed.code).toBe(4)
+    // A JSON-RPC error (-32603) is the server's answer: exit 1, not 4 "unavailable" (issue 13).
+    expect(failed.code).toBe(1)
     expectInert(failed.stderr)
     expect(failed.stderr).toContain("failed\\x0d\\x1b[2K")
   })
@@ -119,6 +120,22 @@ describe("a cloned repository cannot run its own commands", () => {
     await run(["servers"], { home: ws.home, cwd: dir, env: { MCPCTL_TRUST_PROJECT: "1" } })
     expect(existsSync(marker)).toBe(true)
   })
+
+  it("add in a directory without project files trusts what it wrote; add beside someone else's files trusts nothing", async () => {
+    // The README's way: `add` in a new directory, then `get` there, with no trust step between.
+    const fresh = join(ws.dir, `fresh-${Math.random().toString(36).slice(2)}`)
+    mkdirSync(fresh)
+    expect((await run(["add", "mine", "--", "node", "mine.js"], { home: ws.home, cwd: fresh })).code).toBe(0)
+    const got = await run(["get", "mine"], { home: ws.home, cwd: fresh })
+    expect(got.code).toBe(0)
+    expect(got.stdout).toContain("mine.js")
+    // A checkout with its own .mcp.json: the user's add does not vouch for the rest.
+    const { dir, marker } = repo()
+    expect((await run(["add", "mine", "--", "node", "mine.js"], { home: ws.home, cwd: dir })).code).toBe(0)
+    const r = await run(["servers"], { home: ws.home, cwd: dir })
+    expect(existsSync(marker)).toBe(false)
+    expect(r.stderr).toContain(`mcpctl trust --project ${dir}`)
+  })
 })
 
 describe("secrets and files", () => {
@@ -129,6 +146,17 @@ describe("secrets and files", () => {
       const r = await run([...args, "--config", file], { ...opts, env })
       expect(r.stdout + r.stderr).not.toContain("supersecret123")
       expect(r.stdout + r.stderr).toMatch(/https:\/\/REDACTED/i)
+    }
+  })
+
+  it("a network failure names the host as written, not one spliced in from a variable: servers and auth", async () => {
+    // Issue 13 says why a connection failed (DNS, refused); issue 12 never prints an expanded value.
+    const file = ws.settings("var-host.json", { mcpServers: { api: { url: "http://${API_HOST}.invalid/mcp" } } })
+    const env = { API_HOST: "supersecret123" }
+    for (const args of [["servers"], ["auth", "api"]]) {
+      const r = await run([...args, "--config", file], { ...opts, env })
+      expect(r.code).toBe(4)
+      expect(r.stdout + r.stderr).not.toContain("supersecret123")
     }
   })
 

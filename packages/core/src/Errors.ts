@@ -76,13 +76,21 @@ export class SessionExpired extends Schema.TaggedError<SessionExpired>()("Sessio
   server: Schema.String
 }) {}
 
-/** The server answered a request with a JSON-RPC error. Exit 4 for protocol errors. */
+/**
+ * The server answered a request with a JSON-RPC error: it is up and refused or failed this one
+ * request (bad SQL, an unknown resource, wrong arguments). Exit 2 when it blames the request's
+ * parameters (-32602 invalid params, -32002 resource not found), else 1; not 4, which says the
+ * server itself cannot be used, unless `refusedAnswer`: mcpctl refused what the server sent
+ * (over the size limit, not matching the tool's output schema).
+ */
 export class McpRequestError extends Schema.TaggedError<McpRequestError>()("McpRequestError", {
   message: Schema.String,
   cause,
   server: Schema.String,
   method: Schema.String,
-  code: Schema.Number
+  code: Schema.Number,
+  /** True when the error is mcpctl's refusal of the server's answer, not the server's own. */
+  refusedAnswer: Schema.optional(Schema.Boolean)
 }) {}
 
 /** A tool call ran past its timeout; the request was cancelled. Exit 5. */
@@ -106,6 +114,9 @@ export type McpctlError =
   | McpRequestError
   | ToolTimeout
 
+/** JSON-RPC codes that say the request itself was wrong: invalid params, resource not found. */
+const requestRefusedCodes: ReadonlyArray<number> = [-32602, -32002]
+
 /** The exit code docs/CLI.md promises for each error. */
 export const exitCodeOf = (error: McpctlError): number => {
   switch (error._tag) {
@@ -118,8 +129,9 @@ export const exitCodeOf = (error: McpctlError): number => {
     case "ServerUnavailable":
     case "TransportFailure":
     case "SessionExpired":
-    case "McpRequestError":
       return 4
+    case "McpRequestError":
+      return error.refusedAnswer ? 4 : requestRefusedCodes.includes(error.code) ? 2 : 1
     case "ToolTimeout":
       return 5
   }

@@ -38,6 +38,20 @@ export const redactText = (text: string): string =>
     }
   })
 
+/** `${VAR}` / `${VAR:-default}` references in a value as written. */
+const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/g
+
+/**
+ * A value as written, fit to print: `${VAR}` references stay (they name where the secret comes
+ * from, not what it is), so do the words around them that are no secret (`Bearer`); any other
+ * literal text, and a reference's default, is hidden (pure).
+ */
+export const redactValue = (value: string): string => {
+  const literal = value.replace(REFERENCE, " ").trim()
+  if (!value.includes("${") || !/^(?:(?:Bearer|Basic|Token|Bot)\b)?$/i.test(literal)) return REDACTED
+  return value.replace(REFERENCE, (ref) => ref.replace(/:-[^}]*\}$/, `:-${REDACTED}}`))
+}
+
 /**
  * A server's URL for a message: the URL as written in the settings (`${VAR}`s unexpanded, so a
  * token that came from a variable never shows), its user info, path and query values hidden
@@ -88,7 +102,7 @@ export const redactArgs = (args: ReadonlyArray<string>): Array<string> =>
 
 const hideValues = (record: unknown): Record<string, string> | undefined =>
   record && typeof record === "object"
-    ? Object.fromEntries(Object.keys(record).map((k) => [k, REDACTED]))
+    ? Object.fromEntries(Object.entries(record).map(([k, v]) => [k, typeof v === "string" ? redactValue(v) : REDACTED]))
     : undefined
 
 /** A server entry fit to print: env and header values, URL secrets and the OAuth client secret hidden. */

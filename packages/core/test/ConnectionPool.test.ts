@@ -12,6 +12,7 @@ import { ConnectionLists, ListKey } from "@mcpctl/core/ConnectionLists"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -19,6 +20,7 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
+import * as TestClock from "effect/TestClock"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -105,6 +107,61 @@ describe("ConnectionPool with real servers", () => {
         Effect.provide(hostLayer([server("everything", "http", { type: "http", url } as ServerConfig)]))
       )
     }), 30_000)
+})
+
+describe("ConnectionPool states a user reads", () => {
+  const tools = InMemory.scriptedServer([{ name: "ping", annotations: { readOnlyHint: true }, call: () => InMemory.text("pong") }])
+
+  it.scoped("an unset ${VAR} fails its server alone, never started; the others run", () =>
+    Effect.gen(function*() {
+      const pool = yield* ConnectionPool
+      const registry = yield* ToolRegistry
+      const states = yield* pool.connectAll()
+      const byName = Object.fromEntries(states.map((s) => [s.server.name, s]))
+      expect(byName.ok!.status).toBe("connected")
+      expect(byName.api!.status).toBe("failed")
+      expect("error" in byName.api! && byName.api.error.message).toContain("${API_TOKEN}")
+      const { errors, tools: listed } = yield* registry.list()
+      expect(listed.map((t) => t.name)).toEqual(["mcp__ok__ping"])
+      expect(errors).toEqual([{ server: "api", status: "failed", message: expect.stringContaining("mcpServers.api.headers.Authorization") }])
+    }).pipe(
+      Effect.provide(Host.layer({
+        config: McpConfig.layerStatic({
+          servers: { ok: { command: "in-memory" }, api: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } } }
+        }),
+        // The transport would fail the test if the unresolved server were ever opened.
+        transport: Layer.succeed(Transport, {
+          open: (server, kind) =>
+            server.name === "api" ? Effect.die(`opened ${server.name} with ${JSON.stringify(server.config)}`) : openInMemory(server, kind)
+        })
+      }))
+    ))
+
+  it.scoped("the connect time of a server leaves out its wait for a connection slot", () =>
+    Effect.gen(function*() {
+      const pool = yield* ConnectionPool
+      const running = yield* Effect.fork(pool.connectAll())
+      // One slot (MCP_SERVER_CONNECTION_BATCH_SIZE=1): b waits while a takes 150 ms, then takes 150 ms itself.
+      yield* TestClock.adjust("150 millis")
+      yield* TestClock.adjust("150 millis")
+      const states = yield* Fiber.join(running)
+      const ms = Object.fromEntries(states.map((s) => [s.server.name, s.status === "connected" ? s.connection.connectMs : -1]))
+      expect(ms).toEqual({ a: 150, b: 150 })
+    }).pipe(
+      Effect.provide(Host.layer({
+        config: McpConfig.layerStatic({
+          servers: { a: { command: "in-memory" }, b: { command: "in-memory" } },
+          limits: { localConcurrency: 1 }
+        }),
+        transport: Layer.succeed(Transport, {
+          open: (server, kind) => Effect.zipRight(Effect.sleep("150 millis"), openInMemory(server, kind))
+        })
+      }))
+    ))
+
+  const memory = Layer.build(InMemory.layer({ ok: tools, a: tools, b: tools }))
+  const openInMemory = (server: ResolvedServer, kind: Parameters<Transport["Type"]["open"]>[1]) =>
+    Effect.flatMap(memory, (context) => Context.get(context, Transport).open(server, kind))
 })
 
 /**

@@ -49,13 +49,13 @@ describe("layerStatic, defaults", () => {
       projectDir: "rel"
     }))))
 
-  it.effect("an unset variable fails the layer, even one the process has", () =>
+  it.effect("an unset variable fails its server (never started), even one the process has", () =>
     Effect.gen(function*() {
       expect(process.env.PATH).toBeDefined()
-      const error = yield* Effect.flip(Effect.provide(McpConfig, McpConfig.layerStatic({ servers: { s: { command: "${PATH}" } } })))
-      expect(error._tag).toBe("ConfigError")
-      expect(error.message).toContain("mcpServers.s.command uses ${PATH}")
-      expect(error.file).toBe("code")
+      const cfg = yield* Effect.provide(McpConfig, McpConfig.layerStatic({ servers: { s: { command: "${PATH}" } } }))
+      expect(cfg.servers[0]!.unresolved?.message).toContain("mcpServers.s.command uses ${PATH}")
+      expect(cfg.servers[0]!.unresolved?.message).toMatch(/^code: /)
+      expect(cfg.servers[0]!.unresolved?.path).toBe("mcpServers.s.command")
     }))
 
   it.effect("a disabled server's unset variable is a warning", () =>

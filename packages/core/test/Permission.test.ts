@@ -159,7 +159,7 @@ describe("Permission", () => {
       expect(error.rule).toBe("mcp__fs__write_file")
       expect(error.tool).toBe("mcp__fs__write_file")
       expect(error.message).toBe(
-        `mcp__fs__write_file is denied by rule "mcp__fs__write_file" in your settings (permissions.deny); remove that rule to allow it`
+        `mcp__fs__write_file is denied by rule "mcp__fs__write_file" in permissions.deny of your settings; remove that rule to allow it`
       )
       expect(p.asked).toEqual([])
     }).pipe(Effect.provide(permissionWith({ allow: ["mcp__fs"], deny: ["mcp__fs__write_file"] }, p.layer)))
@@ -513,4 +513,31 @@ describe("askOnTerminal", () => {
     Effect.gen(function*() {
       expect((yield* run([], true)).answer).toBe("unavailable")
     }))
+})
+
+describe("denials name the settings file that holds the rule", () => {
+  const settings = (sources: PermissionRules["sources"]) =>
+    Permission.layer.pipe(
+      Layer.provide(Layer.mergeAll(configLayer({ deny: ["mcp__fs__write_file"], ask: ["mcp__fs__move*"], sources }), Prompter.layerNone, RuleWriter.layerNoop))
+    )
+
+  it.effect("a deny rule says which file to edit; an ask rule too", () =>
+    Effect.gen(function*() {
+      const permission = yield* Permission
+      const denied = yield* Effect.flip(permission.authorize(request("mcp__fs__write_file")))
+      expect(denied.message).toBe(
+        'mcp__fs__write_file is denied by rule "mcp__fs__write_file" in permissions.deny of /p/.mcp.json; remove that rule to allow it'
+      )
+      const asked = yield* Effect.flip(permission.authorize(request("mcp__fs__move_file")))
+      expect(asked.message).toContain('rule "mcp__fs__move*" in permissions.ask of /home/u/.mcpctl/settings.json and /p/.mcp.json')
+    }).pipe(Effect.provide(settings({
+      deny: { mcp__fs__write_file: ["/p/.mcp.json"] },
+      ask: { "mcp__fs__move*": ["/home/u/.mcpctl/settings.json", "/p/.mcp.json"] }
+    }))))
+
+  it.effect("rules written in code have no file to name", () =>
+    Effect.gen(function*() {
+      const denied = yield* Effect.flip((yield* Permission).authorize(request("mcp__fs__write_file")))
+      expect(denied.message).toContain("in permissions.deny of your settings")
+    }).pipe(Effect.provide(settings(undefined))))
 })

@@ -82,7 +82,10 @@ describe("redactServerConfig", () => {
     const server = Fixtures.server("fs", { command: "node", args: ["/home/u/x"], env: { T: "t0k3n" } }, {
       rawConfig: { command: "node", args: ["${ROOT}/x"], env: { T: "${TOKEN}" } }
     })
-    expect(redactServerConfig(server)).toEqual({ command: "node", args: ["${ROOT}/x"], env: { T: "REDACTED" } })
+    // A value that is a reference shows it (where the secret comes from, not what it is).
+    expect(redactServerConfig(server)).toEqual({ command: "node", args: ["${ROOT}/x"], env: { T: "${TOKEN}" } })
+    const literal = Fixtures.server("fs", { command: "node", env: { T: "t0k3n" } }, { rawConfig: { command: "node", env: { T: "t0k3n" } } })
+    expect(redactServerConfig(literal)).toEqual({ command: "node", env: { T: "REDACTED" } })
   })
 
   it("adds nothing an entry does not have, and keeps an OAuth block without a secret as is", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { McpConfig } from "@mcpctl/core/McpConfig"
-import { Host } from "@mcpctl/testing"
+import { Host, InMemory } from "@mcpctl/testing"
+import { Server } from "@modelcontextprotocol/server"
 import * as Resources from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
@@ -188,5 +189,33 @@ layer(hostLayer(), { timeout: 60_000 })("Resources against server-everything (st
       expect(logs.length).toBeGreaterThan(0)
       expect(logs[0]!.server).toBe("everything")
       expect(Resources.logLevels).toContain(logs[0]!.level)
+    }))
+})
+
+/**
+ * Like server-postgres and server-puppeteer: `resources` declared, `resources/list` answered,
+ * `resources/templates/list` not implemented (-32601), and no prompts method at all.
+ */
+const withoutTemplates = () => {
+  const server = new Server({ name: "pg", version: "1" }, { capabilities: { resources: {}, prompts: {} } })
+  server.setRequestHandler("resources/list", () => ({
+    resources: [{ uri: "postgres://db/users/schema", name: "users table schema" }]
+  }))
+  return server
+}
+
+layer(
+  Host.layer({
+    config: McpConfig.layerStatic({ servers: { pg: { command: "in-memory" } } }),
+    transport: InMemory.layer({ pg: withoutTemplates })
+  })
+)("a server without resources/templates/list", (it) => {
+  it.effect("keeps its resources: a method it does not implement is an empty list, not a failed server", () =>
+    Effect.gen(function*() {
+      const all = yield* Resources.listAllResources()
+      expect(all.resources.map((r) => r.uri)).toEqual(["postgres://db/users/schema"])
+      expect(all.templates).toEqual([])
+      expect(all.errors).toEqual([])
+      expect(yield* Resources.listAllPrompts()).toEqual({ prompts: [], errors: [] })
     }))
 })

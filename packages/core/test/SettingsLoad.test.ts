@@ -200,7 +200,9 @@ describe("load", () => {
         expect(byName.u!.scope).toBe("user")
         expect(byName.p!).toMatchObject({ scope: "flag", source: c1, config: { command: "c1" } })
         expect(byName.q!).toMatchObject({ scope: "flag", source: c2, config: { command: "c2" } })
-        expect(cfg.permissions).toEqual({ allow: ["a", "b"], ask: [], deny: ["d"] })
+        expect(cfg.permissions).toMatchObject({ allow: ["a", "b"], ask: [], deny: ["d"] })
+        // Each rule remembers its file, so a denial names where to edit it.
+        expect(cfg.permissions.sources?.deny).toEqual({ d: [Path.join(project, ".mcpctl", "settings.local.json")] })
         expect(cfg.projectDir).toBe(project)
         expect(cfg.home).toBe(home)
       })
@@ -224,17 +226,19 @@ describe("load", () => {
       })
     ))
 
-  it.effect("fails on a missing --config file, a missing variable, a bad limit", () =>
+  it.effect("fails on a missing --config file and a bad limit; a missing variable fails only its server", () =>
     withDirs(({ home, project, root }) =>
       Effect.gen(function*() {
         const missing = Path.join(root, "nope.json")
         const e1 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: {}, configFiles: [missing] }))
         expect(e1.message).toContain(missing)
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { fs: { command: "x", env: { T: "${TOKEN}" } } } })
-        const e2 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} }))
+        const loaded = yield* SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} })
+        const e2 = loaded.servers[0]!.unresolved!
         expect(e2.message).toContain("mcpServers.fs.env.T")
         expect(e2.message).toContain("${TOKEN}")
-        expect(e2.file).toBe(Path.join(project, ".mcp.json"))
+        expect(e2.message).toContain(Path.join(project, ".mcp.json"))
+        expect(e2.path).toBe("mcpServers.fs.env.T")
         const e3 = yield* Effect.flip(SettingsLoad.load({ cwd: project, home, trustProject: true, env: { TOKEN: "t", MCP_TIMEOUT: "0" } }))
         expect(e3.message).toContain("MCP_TIMEOUT")
       })
@@ -365,7 +369,7 @@ describe("parseSettingsText, exactly", () => {
         `  mcpServers.c: expected an object like {"command": "..."} or {"url": "..."}`,
         `  mcpServers.d.type: Expected "http" | "sse" | "ws", actual "grpc"`,
         "  mcpServers.e.headers.X: Expected string, actual 5",
-        "Fix these fields (see CLI.md, Settings)."
+        "Fix these fields (see docs/CLI.md, section Settings)."
       ].join("\n")
     )
     expect(err.path).toBe("permissions.deny[0]")
@@ -428,8 +432,19 @@ describe("mergeSettings, exactly", () => {
       }
     ]))
     expect(merged.servers).toStrictEqual([{ name: "a_b", originalName: "a.b", scope: "project", source: "p", config: { command: "p" } }])
-    expect(merged.permissions).toStrictEqual({ allow: ["x", "y"], ask: ["q"], deny: ["d"] })
-    expect(merged.warnings).toEqual(["w1", "w2"])
+    expect(merged.permissions).toStrictEqual({
+      allow: ["x", "y"],
+      ask: ["q"],
+      deny: ["d"],
+      // Where each rule was written, once per file, for messages that name it.
+      sources: { allow: { x: ["u", "p"], y: ["p"] }, ask: { q: ["p"] }, deny: { d: ["p"] } }
+    })
+    // The files' own warnings, then one for the name rewritten for tool names.
+    expect(merged.warnings).toEqual([
+      "w1",
+      "w2",
+      'p: server "a.b" is "a_b" in tool names and rules (mcp__a_b__<tool>); rename it to letters, digits, _ and - to use one name everywhere'
+    ])
   })
 })
 
@@ -541,7 +556,7 @@ describe("load, edges", () => {
           ["tmp", "adhoc", "--stdio"]
         ])
         expect(cfg.warnings).toEqual([`${file}: unknown field theme is ignored`])
-        expect(cfg.permissions).toStrictEqual({ allow: [], ask: [], deny: [] })
+        expect(cfg.permissions).toStrictEqual({ allow: [], ask: [], deny: [], sources: { allow: {}, ask: {}, deny: {} } })
         expect(cfg.limits).toStrictEqual(defaultLimits)
       })
     ))

@@ -10,7 +10,7 @@ import {
 } from "@mcpctl/core/Auth"
 import { findServer, unknownServerMessage } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
-import { UsageError } from "@mcpctl/core/Errors"
+import { ServerUnavailable, UsageError } from "@mcpctl/core/Errors"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Flags from "../Flags.js"
@@ -29,15 +29,20 @@ const force = Options.boolean("force").pipe(
  * The server a command names: NAME, else the ad-hoc server of this run. Unknown names list the
  * configured ones, so a typo is fixed in one go.
  */
-const namedServer = (name: Option.Option<string>, adhocName: string, adhoc: boolean) =>
+const namedServer = (command: "auth" | "logout", name: Option.Option<string>, adhocName: string, adhoc: boolean) =>
   Effect.gen(function*() {
     const config = yield* McpConfig
     const wanted = Option.getOrElse(name, () => (adhoc ? adhocName : ""))
     if (wanted === "") {
-      return yield* new UsageError({ message: "Name the server to sign in to: mcpctl auth NAME (or pass --url URL)." })
+      const what = command === "auth" ? "sign in to" : "sign out of"
+      return yield* new UsageError({ message: `Name the server to ${what}: mcpctl ${command} NAME (or pass --url URL).` })
     }
     const server = findServer(config.servers, wanted)
     if (!server) return yield* new UsageError({ message: unknownServerMessage([wanted], config.servers) })
+    // Its settings did not resolve (an unset ${VAR}): never contacted with a literal "${VAR}".
+    if (command === "auth" && server.unresolved) {
+      return yield* new ServerUnavailable({ server: server.name, status: "failed", message: server.unresolved.message })
+    }
     return server
   })
 
@@ -50,7 +55,7 @@ export const auth = Command.make(
   (flags) =>
     runOnHost("auth", flags, Effect.gen(function*() {
       const config = yield* McpConfig
-      const server = yield* namedServer(flags.name, flags.adhocName, isAdhoc(flags))
+      const server = yield* namedServer("auth", flags.name, flags.adhocName, isAdhoc(flags))
       const remote = remoteConfigOf(server)
       yield* signIn(server, {
         home: config.home,
@@ -70,7 +75,7 @@ export const logout = Command.make(
   (flags) =>
     runOnHost("logout", flags, Effect.gen(function*() {
       const config = yield* McpConfig
-      const server = yield* namedServer(flags.name, flags.adhocName, isAdhoc(flags))
+      const server = yield* namedServer("logout", flags.name, flags.adhocName, isAdhoc(flags))
       const existed = yield* forget(config.home, server)
       if (flags.json) return json({ server: server.name, removed: existed })
       out(existed ? `Signed out of ${server.name}: its tokens are gone.` : `No stored sign-in for ${server.name}.`)

@@ -15,7 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Path from "node:path"
-import { buildArguments } from "../Args.js"
+import { buildArguments, checkRequired } from "../Args.js"
 import * as Flags from "../Flags.js"
 import { runOnHost, setExitCode } from "../Host.js"
 import { err, json, out, renderContent } from "../Render.js"
@@ -68,6 +68,9 @@ export const call = Command.make(
           flags.pairs,
           tool.inputSchema as never
         )
+        // Servers answer a missing argument with an opaque validation error, after the permission
+        // prompt; the schema says which are required before anything is asked or sent.
+        yield* checkRequired(tool.name, args, tool.inputSchema as never)
         yield* Effect.ignore(setLogLevel(tool.server, flags.logLevel))
         const progress = progressLine(tool.name)
         // A call refused until the user completes a step in the browser (-32042) is sent again
@@ -112,12 +115,16 @@ export const call = Command.make(
         })
       }
       const text = shaped.content.map(renderContent).join("\n")
+      // The tool's own text may not say it failed: the first line does.
+      if (isError) err(`mcpctl: ${tool.name} returned an error (isError; exit 1):`)
       if (shaped.structuredContent !== undefined && shaped.content.length === 0) {
-        out(JSON.stringify(shaped.structuredContent, null, 2))
+        ;(isError ? err : out)(JSON.stringify(shaped.structuredContent, null, 2))
       } else {
         ;(isError ? err : out)(text)
       }
       for (const note of shaped.notes) err(`note: ${note}`)
       if (saved) err(`note: full text saved to ${saved.path}`)
+      // How to see the rest, in words: the setting that decided the budget, or --save-full.
+      else if (shaped.truncated) err(`note: ${budget.hint}, or pass --save-full to keep the whole text in a file`)
     }))
 ).pipe(Command.withDescription("Run one tool (after the permission check) and print its result"))

@@ -9,14 +9,13 @@ import { findServer, unknownServerMessage } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { keepingTrust } from "@mcpctl/core/ProjectTrust"
 import { removeServerEntry, writeServerEntry } from "@mcpctl/core/SettingsFile"
-import { resolveHome, scopeFile } from "@mcpctl/core/SettingsLoad"
+import { normalizeServerName, resolveHome, scopeFile } from "@mcpctl/core/SettingsLoad"
 import { type McpctlError, UsageError } from "@mcpctl/core/Errors"
 import { redactServerConfig } from "@mcpctl/core/Redact"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Path from "node:path"
 import * as Flags from "../Flags.js"
-import { report, runOnHost } from "../Host.js"
+import { projectDirOf, report, runOnHost } from "../Host.js"
 import { json, out } from "../Render.js"
 
 const scope = Options.choice("scope", ["local", "project", "user"]).pipe(
@@ -42,6 +41,8 @@ const split = (pairs: ReadonlyArray<string>, sep: string, flag: string) => {
 }
 
 const looksLikeUrl = (text: string) => /^(https?|wss?):\/\//i.test(text)
+/** `scheme://…`: meant as a URL, whatever the scheme (a command never looks like this). */
+const hasScheme = (text: string) => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text)
 
 /** The settings entry `add` writes (pure, so the shape is tested without files). */
 export const entryFor = (
@@ -54,6 +55,12 @@ export const entryFor = (
     return Effect.fail(new UsageError({ message: "Give the server's command (after --) or its URL." }))
   }
   const remote = transport !== undefined && transport !== "stdio" ? true : transport === "stdio" ? false : looksLikeUrl(words[0]!)
+  if (!looksLikeUrl(words[0]!) && hasScheme(words[0]!) && transport !== "stdio") {
+    return Effect.fail(new UsageError({
+      message: `${words[0]} is not a URL mcpctl can connect to: remote servers are http://, https://, ws:// or wss://. ` +
+        `A local server's command goes after --: mcpctl add NAME -- COMMAND ARGS…`
+    }))
+  }
   if (remote) {
     if (words.length > 1) {
       return Effect.fail(new UsageError({ message: `A remote server takes one URL; got: ${words.join(" ")}` }))
@@ -76,10 +83,29 @@ export const entryFor = (
  * The project and home directories without reading any settings: `add` and `remove` must work
  * even when some other entry is broken (that is often why the user runs them).
  */
-const scopePaths = (cwd: Option.Option<string>) => ({
-  projectDir: Path.resolve(Option.getOrElse(cwd, () => process.cwd())),
-  home: resolveHome(process.env)
-})
+const scopePaths = (cwd: Option.Option<string>) =>
+  Effect.map(
+    Effect.suspend(() => {
+      const dir = projectDirOf(cwd)
+      return dir instanceof UsageError ? Effect.fail(dir) : Effect.succeed(dir)
+    }),
+    (projectDir) => ({ projectDir, home: resolveHome(process.env) })
+  )
+
+/**
+ * A server name as typed for `add`: it becomes the `<server>` of `mcp__<server>__<tool>`, so only
+ * letters, digits, `_` and `-` (anything else would be rewritten, and rules written for the name
+ * as typed would never match). The error proposes the rewritten name (pure).
+ */
+export const checkServerName = (name: string): UsageError | undefined => {
+  const normalized = normalizeServerName(name)
+  if (name === normalized && name !== "" && name !== "_") return undefined
+  const proposal = normalized.replace(/^_+|_+$/g, "") || "server"
+  return new UsageError({
+    message: `Server name "${name}": use only letters, digits, _ and - (tool names are mcp__<server>__<tool>). ` +
+      `For example: mcpctl add ${proposal} …`
+  })
+}
 
 /** Runs a settings edit; a failure is reported like any command's. */
 const editSettings = <A, E extends McpctlError>(program: Effect.Effect<A, E>) =>
@@ -90,7 +116,9 @@ export const add = Command.make(
   { cwd: Flags.cwd, scope, transport, env: envPairs, header: headerPairs, name: serverName, target },
   (flags) =>
     editSettings(Effect.gen(function*() {
-      const config = scopePaths(flags.cwd)
+      const bad = checkServerName(flags.name)
+      if (bad) return yield* bad
+      const config = yield* scopePaths(flags.cwd)
       const env = yield* split(flags.env, "=", "--env")
       const headers = yield* split(flags.header, ":", "--header")
       const entry = yield* entryFor(flags.target, Option.getOrUndefined(flags.transport), env, headers)
@@ -103,15 +131,15 @@ export const add = Command.make(
 ).pipe(Command.withDescription("Write a server into a settings scope: add NAME -- COMMAND ARGS…  or  add NAME URL"))
 
 /** Where a server may be defined: the scope files, lowest precedence first. */
-const scopeFiles = (paths: ReturnType<typeof scopePaths>) =>
+const scopeFiles = (paths: Effect.Effect.Success<ReturnType<typeof scopePaths>>) =>
   (["user", "project", "local"] as const).map((s) => ({ scope: s, file: scopeFile(s, paths.projectDir, paths.home) }))
 
 export const remove = Command.make("remove", { cwd: Flags.cwd, scope, name: serverName }, (flags) =>
   editSettings(Effect.gen(function*() {
-    const candidates = scopeFiles(scopePaths(flags.cwd)).filter((c) => Option.isNone(flags.scope) || c.scope === flags.scope.value)
+    const paths = yield* scopePaths(flags.cwd)
+    const candidates = scopeFiles(paths).filter((c) => Option.isNone(flags.scope) || c.scope === flags.scope.value)
     const removed: Array<string> = []
     for (const c of candidates) {
-      const paths = scopePaths(flags.cwd)
       if (yield* keepingTrust(paths.home, paths.projectDir, removeServerEntry(c.file, flags.name))) removed.push(c.file)
     }
     if (removed.length === 0) {

@@ -13,7 +13,7 @@ import {
 import * as Effect from "effect/Effect"
 import * as Path from "node:path"
 import * as Flags from "../Flags.js"
-import { runOnHost } from "../Host.js"
+import { runOnHost, unavailableWhenAllFailed } from "../Host.js"
 import { checkServerNames, connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, renderContent, table } from "../Render.js"
 
@@ -33,7 +33,11 @@ export const prompts = Command.make("prompts", { ...Flags.global, ...Flags.adhoc
         description: a.description ?? null
       }))
     }))
-    if (flags.json) return json({ prompts: rows, errors: all.errors })
+    const failed = all.errors.map((e) => e.server)
+    if (flags.json) {
+      json({ prompts: rows, errors: all.errors })
+      return yield* unavailableWhenAllFailed(wanted, failed)
+    }
     if (rows.length > 0) {
       out(table(
         ["SERVER", "PROMPT", "ARGUMENTS", "DESCRIPTION"],
@@ -48,6 +52,7 @@ export const prompts = Command.make("prompts", { ...Flags.global, ...Flags.adhoc
       err("No prompts. `mcpctl servers` shows which servers are configured and connected.")
     }
     for (const e of all.errors) err(`${e.server} (${e.status}): ${e.message}`)
+    yield* unavailableWhenAllFailed(wanted, failed)
   }))).pipe(Command.withDescription("List the prompts of every server (or of the servers named)"))
 
 const server = Args.text({ name: "server" }).pipe(Args.withDescription("Server name"))

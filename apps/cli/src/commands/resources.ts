@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as fs from "node:fs/promises"
 import * as Path from "node:path"
 import * as Flags from "../Flags.js"
-import { runOnHost } from "../Host.js"
+import { runOnHost, unavailableWhenAllFailed } from "../Host.js"
 import { checkServerNames, connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
@@ -40,7 +40,11 @@ export const resources = Command.make("resources", { ...Flags.global, ...Flags.a
       ...(t.title === undefined ? {} : { title: t.title }),
       ...(t.description === undefined ? {} : { description: t.description })
     }))
-    if (flags.json) return json({ resources, templates, errors: all.errors })
+    const failed = all.errors.map((e) => e.server)
+    if (flags.json) {
+      json({ resources, templates, errors: all.errors })
+      return yield* unavailableWhenAllFailed(wanted, failed)
+    }
     if (resources.length > 0) {
       out(table(
         ["SERVER", "URI", "MIME", "NAME"],
@@ -58,6 +62,7 @@ export const resources = Command.make("resources", { ...Flags.global, ...Flags.a
       err("No resources. `mcpctl servers` shows which servers are configured and connected.")
     }
     for (const e of all.errors) err(`${e.server} (${e.status}): ${e.message}`)
+    yield* unavailableWhenAllFailed(wanted, failed)
   }))).pipe(Command.withDescription("List the resources and resource templates of every server (or of the servers named)"))
 
 const server = Args.text({ name: "server" }).pipe(Args.withDescription("Server name"))

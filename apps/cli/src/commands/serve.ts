@@ -7,10 +7,12 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { UsageError } from "@mcpctl/core/Errors"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as fs from "node:fs/promises"
 import * as Path from "node:path"
 import * as Flags from "../Flags.js"
@@ -18,6 +20,7 @@ import { runOnHost } from "../Host.js"
 import { err } from "../Render.js"
 
 const http = Options.integer("http").pipe(
+  Options.withSchema(Schema.Int.pipe(Schema.between(0, 65535, { message: () => "--http takes a port number from 0 to 65535 (0: any free port)" }))),
   Options.optional,
   Options.withDescription("Serve Streamable HTTP on 127.0.0.1:PORT at /mcp instead of stdio (0 = a free port); requests need the printed token")
 )
@@ -29,6 +32,21 @@ const tokenFile = Options.text("token-file").pipe(
   Options.optional,
   Options.withDescription("Read the bearer token from FILE (private to you, 16+ characters) instead of a random one")
 )
+
+/**
+ * Connects every enabled server once serving has started and says on stderr which could not be
+ * used and why: the client only sees a shorter catalogue, the person who started serve sees this.
+ */
+const reportServers = Effect.gen(function*() {
+  const pool = yield* ConnectionPool
+  const states = yield* pool.connectAll()
+  const unusable = states.filter((s) => s.status === "failed" || s.status === "needs-auth")
+  for (const s of unusable) {
+    if ("error" in s) err(`mcpctl serve: server "${s.server.name}" is ${s.status}, its tools are not served: ${s.error.message}`)
+  }
+  const connected = states.filter((s) => s.status === "connected").length
+  err(`mcpctl serve: ${connected} of ${states.length} server${states.length === 1 ? "" : "s"} connected`)
+})
 
 const toolSearch = Options.boolean("tool-search").pipe(
   Options.withDescription(
@@ -78,6 +96,7 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, ht
         } else if (gateway.token !== undefined) {
           err(`mcpctl serve: every request needs "Authorization: Bearer <the token in ${file}>"`)
         }
+        yield* Effect.forkScoped(reportServers)
         return yield* gateway.closed
       }).pipe(Effect.provide(layer)))
     })

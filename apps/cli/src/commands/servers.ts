@@ -6,8 +6,8 @@ import { listPrompts, listResources } from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
 import * as Flags from "../Flags.js"
-import { runOnHost, setExitCode } from "../Host.js"
-import { makeProgress } from "../Progress.js"
+import { runOnHost, setExitCode, unavailableWhenAllFailed } from "../Host.js"
+import { makeProgress, neededServers } from "../Progress.js"
 import { err, json, out, table } from "../Render.js"
 
 /** One row of `servers --json`. */
@@ -32,10 +32,15 @@ const count = <A>(effect: Effect.Effect<ReadonlyArray<A>, unknown, any>) =>
 export const gather = Effect.gen(function*() {
   const pool = yield* ConnectionPool
   const registry = yield* ToolRegistry
-  const progress = makeProgress(pool.servers.filter((s) => !s.config.disabled).length)
-  const states = yield* pool.connectAll({ onSettled: progress.onSettled })
+  const names = neededServers([], pool.servers)
+  const progress = makeProgress(names.length)
+  const states = yield* pool.connectAll({ names, onSettled: progress.onSettled })
   yield* progress.done
-  const disabled = pool.servers.filter((s) => s.config.disabled).map((s) => ({ status: "disabled" as const, server: s }))
+  // Disabled servers are listed too (never started), unless the run is about its --url/--stdio server.
+  const adhocRun = pool.servers.some((s) => s.scope === "adhoc")
+  const disabled = adhocRun
+    ? []
+    : pool.servers.filter((s) => s.config.disabled).map((s) => ({ status: "disabled" as const, server: s }))
   const all: ReadonlyArray<ServerState> = [...states, ...disabled]
   return yield* Effect.forEach(all, (state): Effect.Effect<ServerReport, never, any> =>
     Effect.gen(function*() {
@@ -91,7 +96,12 @@ export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc
       err(`servers --check: ${down.length} of ${reports.filter((r) => r.status !== "disabled").length} enabled servers ` +
         `not connected: ${down.map((r) => `${r.name} (${r.status})`).join(", ")}`)
     }
-    if (flags.json) return json({ servers: reports })
+    const needed = reports.filter((r) => r.status !== "disabled").map((r) => r.name)
+    const failed = reports.filter((r) => r.status === "failed" || r.status === "needs-auth").map((r) => r.name)
+    if (flags.json) {
+      json({ servers: reports })
+      return yield* unavailableWhenAllFailed(needed, failed)
+    }
     if (reports.length === 0) {
       return err("No MCP servers configured. Add one with `mcpctl add NAME -- COMMAND ARGS…` or pass --config FILE.")
     }
@@ -109,4 +119,5 @@ export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc
       ])
     ))
     for (const r of reports) if (r.error) err(`\n${r.name}: ${r.error}`)
+    yield* unavailableWhenAllFailed(needed, failed)
   }))).pipe(Command.withDescription("Connect to every enabled server and report its status"))

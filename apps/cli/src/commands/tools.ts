@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Flags from "../Flags.js"
-import { runOnHost } from "../Host.js"
+import { runOnHost, unavailableWhenAllFailed } from "../Host.js"
 import { connectWithProgress } from "../Progress.js"
 import { err, json, oneLine, out, table } from "../Render.js"
 
@@ -56,7 +56,11 @@ export const tools = Command.make(
         ...(score !== undefined ? { score } : {}),
         inputSchema: t.inputSchema
       }))
-      if (flags.json) return json({ tools: rows, errors })
+      const failed = errors.map((e) => e.server)
+      if (flags.json) {
+        json({ tools: rows, errors })
+        return yield* unavailableWhenAllFailed(wanted, failed)
+      }
       if (rows.length > 0) {
         out(table(
           [...(query === undefined ? [] : ["SCORE"]), "NAME", "PERMISSION", "FLAGS", "DESCRIPTION"],
@@ -81,5 +85,6 @@ export const tools = Command.make(
           "`mcpctl trust SERVER [TOOL]`; `mcpctl call NAME` shows what changed.")
       }
       for (const e of errors) err(`${e.server} (${e.status}): ${e.message}`)
+      yield* unavailableWhenAllFailed(wanted, failed)
     }))
 ).pipe(Command.withDescription("List the tools of every server (or of the servers named), or search them with --search"))

@@ -29,7 +29,10 @@ export const trustProject = (options: {
     const dir = Path.resolve(options.dir ?? options.cwd ?? process.cwd())
     const home = resolveHome(process.env)
     if (options.revoke) {
-      const was = yield* Effect.promise(() => forgetTrust(home, dir))
+      const was = yield* Effect.tryPromise({
+        try: () => forgetTrust(home, dir),
+        catch: (e) => new ConfigError({ message: `could not revoke the trust of ${dir} under ${home}: ${String(e)}`, cause: e })
+      })
       if (options.json) return json({ project: dir, trusted: false, revoked: was })
       return out(was ? `${dir} is no longer trusted.` : `${dir} was not trusted.`)
     }

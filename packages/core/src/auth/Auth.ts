@@ -21,8 +21,9 @@ import type { RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.
 import { sanitize } from "../content/Sanitize.js"
 import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
-import { redactSecrets } from "../Redact.js"
+import { displayUrl, redactSecrets } from "../Redact.js"
 import { SKIP_ISSUER_METADATA_VALIDATION } from "../transport/Http.js"
+import { networkFailure } from "../transport/TransportErrors.js"
 import { proxyFetch } from "../transport/Proxy.js"
 import {
   deleteStored,
@@ -217,31 +218,62 @@ export interface SignInOptions {
   readonly challenge?: { readonly scope?: string | undefined; readonly resourceMetadataUrl?: URL | undefined } | undefined
 }
 
+/** What probing the server without credentials found: its answer, or why there was none. */
+type Probe =
+  | {
+    readonly _tag: "Answered"
+    readonly status: number
+    readonly hints: { readonly scope?: string | undefined; readonly resourceMetadataUrl?: URL | undefined }
+  }
+  | { readonly _tag: "Unreachable"; readonly reason: string }
+
 /**
  * What the server's 401 says (RFC 9728 `resource_metadata`, the scope it wants), so sign-in
- * discovers the same way the transport would. Any failure means "no hints".
+ * discovers the same way the transport would; and whether it answered at all, so a refused
+ * connection or a DNS failure is said in words instead of surfacing as an OAuth error, naming
+ * the host of `shown` (the URL as written: displayUrl).
  */
-const probeChallenge = (url: string, sse: boolean) =>
-  Effect.tryPromise(async (signal) => {
-    const res = await proxyFetch()(url, sse
-      ? { method: "GET", headers: { accept: "text/event-stream" }, signal }
-      : {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "mcpctl", version: "0" } }
-        }),
-        signal
-      })
-    await res.body?.cancel().catch(() => undefined)
-    return res.status === 401 || res.status === 403 ? extractWWWAuthenticateParams(res) : {}
+const probeChallenge = (url: string, sse: boolean, shown: string): Effect.Effect<Probe> =>
+  Effect.tryPromise({
+    try: async (signal): Promise<Probe> => {
+      const res = await proxyFetch()(url, sse
+        ? { method: "GET", headers: { accept: "text/event-stream" }, signal }
+        : {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 0,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "mcpctl", version: "0" } }
+          }),
+          signal
+        })
+      await res.body?.cancel().catch(() => undefined)
+      const hints = res.status === 401 || res.status === 403 ? extractWWWAuthenticateParams(res) : {}
+      return { _tag: "Answered", status: res.status, hints }
+    },
+    catch: (cause) => cause
   }).pipe(
-    Effect.timeout(Duration.seconds(10)),
-    Effect.orElseSucceed(() => ({} as ReturnType<typeof extractWWWAuthenticateParams>))
+    Effect.timeoutFail({ duration: Duration.seconds(10), onTimeout: () => "timeout" as const }),
+    Effect.catchAll((cause) => {
+      const reason = cause === "timeout" ? `${hostOf(shown)} did not answer within 10 s` : networkFailure(cause, shown)
+      return Effect.succeed<Probe>(reason ? { _tag: "Unreachable", reason } : { _tag: "Answered", status: 0, hints: {} })
+    })
   )
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host
+  } catch {
+    // Never the text itself: a value spliced in from a variable could be anywhere in it.
+    return "the server"
+  }
+}
+
+/** The failure under an Effect wrapper (UnknownException), so its own message is the one shown. */
+const unwrap = (error: unknown): unknown =>
+  error instanceof Error && error.name === "UnknownException" && error.cause !== undefined ? error.cause : error
 
 /** A stored dynamic registration whose redirect URIs do not include this sign-in's callback. */
 const registeredForOtherRedirect = async (provider: McpctlOAuthProvider, redirectUrl: string): Promise<boolean> => {
@@ -289,24 +321,52 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       clientMetadataUrl: options.clientMetadataUrl,
       onRedirect: async (url) => void opened.push(url)
     })
-    const fail = (what: string) => (error: unknown) =>
+    const probe: Probe = options.challenge
+      ? { _tag: "Answered", status: 401, hints: options.challenge }
+      : yield* probeChallenge(remote.url, remote.type === "sse", displayUrl(server))
+    if (probe._tag === "Unreachable") {
+      return yield* new ServerUnavailable({
+        server: server.name,
+        status: "failed",
+        message: `Cannot sign in to ${server.name}: ${probe.reason}.`
+      })
+    }
+    const fail = (what: string) => (failure: unknown) =>
       Effect.promise(() => provider.secrets()).pipe(
-        Effect.flatMap((secrets) =>
-          new ServerUnavailable({
+        Effect.flatMap((secrets): Effect.Effect<never, ServerUnavailable | ConfigError> => {
+          const error = unwrap(failure)
+          const said = error instanceof Error ? error.message : String(error)
+          const unreachable = networkFailure(error, displayUrl(server))
+          if (unreachable) {
+            return new ServerUnavailable({
+              server: server.name,
+              status: "failed",
+              message: `OAuth sign-in to ${server.name} failed while ${what}: ${unreachable}.`
+            })
+          }
+          // It let us in without credentials and has no OAuth metadata: nothing to sign in to.
+          if (probe.status >= 200 && probe.status < 300) {
+            return new ConfigError({
+              message: redactSecrets(
+                `${server.name} needs no sign-in: it answered without credentials and offers no OAuth ` +
+                  `authorization (${said}). A server that takes an API key gets it in "headers" of its entry in ${server.source}.`,
+                secrets
+              ),
+              file: server.source
+            })
+          }
+          return new ServerUnavailable({
             server: server.name,
             status: "needs-auth",
-            message: redactSecrets(
-              `OAuth sign-in to ${server.name} failed while ${what}: ${error instanceof Error ? error.message : String(error)}`,
-              secrets
-            )
+            message: redactSecrets(`OAuth sign-in to ${server.name} failed while ${what}: ${said}`, secrets)
           })
-        )
+        })
       )
 
     if (options.force) {
       yield* Effect.promise(() => provider.invalidateCredentials("tokens"))
     }
-    const hints = options.challenge ?? (yield* probeChallenge(remote.url, remote.type === "sse"))
+    const hints = probe.hints
     const scope = hints.scope ?? remote.oauth?.scopes?.join(" ")
     const base = {
       serverUrl: remote.url,
@@ -314,7 +374,10 @@ export const signIn = Effect.fn("Auth.signIn")(function*(server: ResolvedServer,
       ...(hints.resourceMetadataUrl ? { resourceMetadataUrl: hints.resourceMetadataUrl } : {})
     }
     const run = (params: Parameters<typeof auth>[1], what: string) =>
-      Effect.tryPromise(() => auth(provider, { ...params, fetchFn: proxyFetch(), skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION })).pipe(Effect.catchAll(fail(what)))
+      Effect.tryPromise({
+        try: () => auth(provider, { ...params, fetchFn: proxyFetch(), skipIssuerMetadataValidation: SKIP_ISSUER_METADATA_VALIDATION }),
+        catch: (cause) => cause
+      }).pipe(Effect.catchAll(fail(what)))
     let first = yield* run(base, "discovering, registering or refreshing")
     // Refresh keeps the registration its token was issued to; only a browser flow needs a client
     // registered for this loopback port, which strict servers compare exactly.

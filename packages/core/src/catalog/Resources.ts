@@ -5,6 +5,7 @@
  * server's log level.
  */
 import type { CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Client } from "@modelcontextprotocol/client"
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type { ResolvedServer } from "../config/ServerConfig.js"
@@ -14,6 +15,7 @@ import { type RequestError } from "../pool/RequestErrors.js"
 import { type ContentItem, type FileContent } from "../content/ContentItem.js"
 import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
 import { type ServerUnavailable, UsageError } from "../Errors.js"
+import { didYouMean } from "../Suggest.js"
 import { collectPages } from "./Pagination.js"
 
 /** A resource with the server that offers it. */
@@ -36,23 +38,37 @@ export interface ServerPrompt extends Prompt {
 // walk every page themselves and cache the result, past the bounds of Pagination.ts.
 const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
 
-const fetchResources = (c: Connection, signal: AbortSignal | undefined) =>
+/**
+ * A list method the server does not implement (-32601) is an empty list: servers that declare
+ * `resources` often implement `resources/list` but not `resources/templates/list` (server-postgres,
+ * server-puppeteer), and one missing method must not hide what the other one lists.
+ */
+const emptyWhenNotImplemented = <A>(
+  fetch: (c: Connection, signal: AbortSignal | undefined) => Promise<Array<A>>
+) =>
+(c: Connection, signal: AbortSignal | undefined): Promise<Array<A>> =>
+  fetch(c, signal).catch((error: unknown) => {
+    if (ProtocolError.isInstance(error) && error.code === ProtocolErrorCode.MethodNotFound) return []
+    throw error
+  })
+
+const fetchResources = emptyWhenNotImplemented((c, signal) =>
   collectPages(c.server.name, "resources/list", async (cursor) => {
     const r = await c.client.request({ method: "resources/list", params: params(cursor) }, { signal })
     return { items: r.resources.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  })
+  }))
 
-const fetchTemplates = (c: Connection, signal: AbortSignal | undefined) =>
+const fetchTemplates = emptyWhenNotImplemented((c, signal) =>
   collectPages(c.server.name, "resources/templates/list", async (cursor) => {
     const r = await c.client.request({ method: "resources/templates/list", params: params(cursor) }, { signal })
     return { items: r.resourceTemplates.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  })
+  }))
 
-const fetchPrompts = (c: Connection, signal: AbortSignal | undefined) =>
+const fetchPrompts = emptyWhenNotImplemented((c, signal) =>
   collectPages(c.server.name, "prompts/list", async (cursor) => {
     const r = await c.client.request({ method: "prompts/list", params: params(cursor) }, { signal })
     return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  })
+  }))
 
 /** The lists on a connection (`connection.lists`): resources/list_changed drops templates too. */
 const resourcesList = new ListKey<ReadonlyArray<ServerResource>>("resources", "resources")
@@ -268,7 +284,7 @@ export const findPrompt = (server: string, name: string) =>
       ? Effect.succeed(prompt)
       : Effect.fail(
         new UsageError({
-          message: `Server "${server}" has no prompt ${name}. Its prompts: ${
+          message: `Server "${server}" has no prompt ${name}.${didYouMean(name, prompts.map((p) => p.name))} Its prompts: ${
             prompts.map((p) => p.name).join(", ") || "none"
           }. Run \`mcpctl prompts ${server}\`.`
         })

@@ -23,6 +23,8 @@ import {
   ToolTimeout,
   UsageError
 } from "../Errors.js"
+import { didYouMean } from "../Suggest.js"
+import { toolHints } from "./Annotations.js"
 import { buildToolName, cutServerName, parseToolName, PREFIX, SEPARATOR, truncateDescription } from "./Naming.js"
 import { collectPages } from "./Pagination.js"
 import { changedMessage, definitionHash, type PinState, Pins } from "./Pins.js"
@@ -86,20 +88,19 @@ export interface ListError {
 /** Wraps a server's tool definition as an `McpTool` (pure). */
 export const toMcpTool = (server: string, tool: Tool): McpTool => {
   const a = tool.annotations ?? {}
-  const readOnly = a.readOnlyHint === true
+  // A hint the server left out takes the spec's default (destructive, open-world): Annotations.ts.
+  const hints = toolHints(a)
   return {
     name: buildToolName(server, tool.name),
     server,
     tool: tool.name,
     title: tool.title ?? a.title ?? tool.name,
     description: truncateDescription(tool.description ?? ""),
-    readOnly,
-    // The spec's default for destructiveHint is true only when not read-only; we report what
-    // the server says and treat a missing hint as "not known to be destructive".
-    destructive: a.destructiveHint === true,
-    openWorld: a.openWorldHint === true,
-    idempotent: a.idempotentHint === true,
-    concurrencySafe: readOnly,
+    readOnly: hints.readOnly,
+    destructive: hints.destructive,
+    openWorld: hints.openWorld,
+    idempotent: hints.idempotent,
+    concurrencySafe: hints.readOnly,
     inputSchema: tool.inputSchema,
     outputSchema: tool.outputSchema,
     hash: definitionHash(tool),
@@ -399,7 +400,7 @@ const make = Effect.gen(function*() {
       yield* failIfHidden(candidates[0]!, name)
       return yield* Effect.fail(
         new UsageError({
-          message: `Server "${candidates[0]!.name}" has no tool ${name}. Its tools: ${
+          message: `Server "${candidates[0]!.name}" has no tool ${name}.${didYouMean(name, listed.map((t) => t.name))} Its tools: ${
             listed.map((t) => t.name).join(", ") || "none"
           }.`
         })

@@ -29,3 +29,4 @@ export type McpConfigService = Settings
 export const outputTokensFor = (config: Settings, server: string): number =>
   config.servers.find((s) => s.name === server)?.config.maxOutputTokens ?? config.limits.maxOutputTokens
 
+

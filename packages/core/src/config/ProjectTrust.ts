@@ -95,12 +95,18 @@ export const readProjectFiles = async (dir: string, home: string): Promise<Reado
 /** The trusted directories of a home. */
 export const readTrust = async (home: string) => parseTrust(await readJsonFile(trustFile(home)))
 
+/**
+ * The store's lock, like a settings edit's (SettingsFile): waited for up to 15 s, then a
+ * `LockTimeout`, never a write without it. A lost update here could bring back a revoked trust.
+ */
+const TRUST_LOCK = { waitMs: 15_000, onTimeout: "fail" } as const
+
 /** Trusts `dir` with the hash of its current files. */
 export const recordTrust = (home: string, dir: string, hash: string, now = Date.now()): Promise<void> =>
   withFileLock(trustFile(home), async () => {
     const entries = { ...parseTrust(await readJsonFile(trustFile(home))), [dir]: { hash, trustedAt: now } }
     await writeFileAtomic(trustFile(home), JSON.stringify(entries, null, 2) + "\n")
-  })
+  }, TRUST_LOCK)
 
 /** Forgets `dir`; true when it was trusted. */
 export const forgetTrust = (home: string, dir: string): Promise<boolean> =>
@@ -109,21 +115,28 @@ export const forgetTrust = (home: string, dir: string): Promise<boolean> =>
     if (gone === undefined) return false
     await writeFileAtomic(trustFile(home), JSON.stringify(rest, null, 2) + "\n")
     return true
-  })
+  }, TRUST_LOCK)
 
 /**
  * Runs an edit mcpctl makes for the user in a project file (`add`, `remove`, an "always" answer)
  * without losing the directory's trust: trusted before the edit, it is trusted with the new hash.
+ * A directory without any project file before the edit is trusted too when the edit leaves exactly
+ * one (the file it wrote): everything in it is the user's own (`mcpctl add` in a new directory,
+ * then `mcpctl get`, as the README goes). A directory whose files someone else wrote stays untrusted.
  */
 export const keepingTrust = <A, E, R>(home: string, dir: string, edit: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.gen(function*() {
     const before = yield* Effect.promise(async () => {
       const files = await readProjectFiles(dir, home).catch(() => undefined)
-      return files !== undefined && isTrusted(await readTrust(home), dir, projectHash(files))
+      if (files === undefined) return "keep" as const
+      return files.length === 0 ? "empty" as const : isTrusted(await readTrust(home), dir, projectHash(files)) ? "trusted" as const : "keep" as const
     })
     const result = yield* edit
-    if (before) {
-      yield* Effect.promise(async () => recordTrust(home, dir, projectHash(await readProjectFiles(dir, home)))).pipe(
+    if (before !== "keep") {
+      yield* Effect.promise(async () => {
+        const after = await readProjectFiles(dir, home)
+        if (before === "trusted" || after.length === 1) await recordTrust(home, dir, projectHash(after))
+      }).pipe(
         Effect.catchAllDefect((e) => Effect.logWarning(`could not keep ${dir} trusted in ${trustFile(home)}: ${String(e)}`))
       )
     }

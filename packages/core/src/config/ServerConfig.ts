@@ -1,9 +1,10 @@
 /**
  * The shapes of settings: server entries (Schemas), the resolved server the pool connects to,
- * permission rules, limits and the inputs of loading. A leaf: it imports nothing of mcpctl, so
- * every stage can depend on it without a cycle.
+ * permission rules, limits and the inputs of loading. A leaf: it imports nothing of mcpctl but the
+ * leaf `Suggest`, so every stage can depend on it without a cycle.
  */
 import * as Schema from "effect/Schema"
+import { didYouMean } from "../Suggest.js"
 
 /** OAuth options of a remote server (pre-registered client, scopes, fixed callback port). */
 export const OAuthOptions = Schema.Struct({
@@ -111,6 +112,12 @@ export interface ResolvedServer {
   readonly config: ServerConfig
   /** The entry as written, `${VAR}`s unexpanded: what `get` shows, so values from variables stay secret. */
   readonly rawConfig?: ServerConfig | undefined
+  /**
+   * Why the entry cannot be used as written (a `${VAR}` that is unset and has no default): the
+   * message names the file, the field and the variable. Such a server is one failed server, never
+   * started or contacted (`config` is then the entry unexpanded); the other servers run.
+   */
+  readonly unresolved?: { readonly message: string; readonly path: string } | undefined
 }
 
 /** Permission rules of every scope, combined; each rule remembers its file for messages. */
@@ -118,6 +125,13 @@ export interface PermissionRules {
   readonly allow: ReadonlyArray<string>
   readonly ask: ReadonlyArray<string>
   readonly deny: ReadonlyArray<string>
+  /**
+   * The settings files each rule was read from, per list (`sources.deny["mcp__fs__write_file"]`),
+   * so a denial names the file to edit. Absent for rules written in code.
+   */
+  readonly sources?: {
+    readonly [K in "allow" | "ask" | "deny"]?: Readonly<Record<string, ReadonlyArray<string>>>
+  } | undefined
 }
 
 /** Knobs read from the environment (docs/CLI.md, Environment), with their defaults applied. */
@@ -252,9 +266,9 @@ export interface StaticOptions {
  * name with a wrong server part): it lists what is configured and how to add one.
  */
 export const unknownServerMessage = (names: ReadonlyArray<string>, servers: ReadonlyArray<ResolvedServer>): string =>
-  `No server named ${names.map((n) => `"${n}"`).join(", ")}. Configured: ${
-    servers.map((s) => s.name).join(", ") || "none"
-  }. \`mcpctl servers\` lists them; add one with \`mcpctl add NAME -- COMMAND ARGS…\`.`
+  `No server named ${names.map((n) => `"${n}"`).join(", ")}.${
+    names.length === 1 ? didYouMean(names[0]!, servers.map((s) => s.name)) : ""
+  } Configured: ${servers.map((s) => s.name).join(", ") || "none"}. \`mcpctl servers\` lists them; add one with \`mcpctl add NAME -- COMMAND ARGS…\`.`
 
 /** A server by its normalized name or by the name as written in the settings. */
 export const findServer = (servers: ReadonlyArray<ResolvedServer>, name: string): ResolvedServer | undefined =>

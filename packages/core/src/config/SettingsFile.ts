@@ -1,12 +1,14 @@
 /**
  * Edits of one settings file (`add`, `remove`, an "always allow" answer) that keep the user's
- * comments and formatting, and never leave a half-written file behind.
+ * comments and formatting, never leave a half-written file behind, and never lose another
+ * writer's edit: each read-modify-write holds the file's lock (`withFileLock`), so eight `mcpctl
+ * add` at once write eight entries.
  */
 import * as Effect from "effect/Effect"
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser"
 import type { ServerConfig } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
-import { NotRegularFileError, readRegularFile, writeFileAtomic } from "../internal/files.js"
+import { LockTimeout, NotRegularFileError, readRegularFile, withFileLock, writeFileAtomic } from "../internal/files.js"
 
 const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" }
 
@@ -52,33 +54,65 @@ const edit = (file: string, text: string, path: Array<string | number>, value: u
     catch: (e) => new ConfigError({ message: `${file}: cannot set ${path.join(".")} (${String(e)}); fix the file by hand.`, file, cause: e })
   })
 
+/** How long an edit waits for another process's edit of the same file (longer than a stale lock lives). */
+const LOCK_WAIT_MS = 15_000
+
+/**
+ * Runs one read-modify-write of `file` under its lock. Nothing is written without the lock: a
+ * writer that waited too long fails naming the lock file, instead of overwriting another edit.
+ */
+const locked = <A>(file: string, change: Effect.Effect<A, ConfigError>): Effect.Effect<A, ConfigError> =>
+  Effect.tryPromise({
+    try: () =>
+      withFileLock(file, () => Effect.runPromise(Effect.exit(change)), {
+        waitMs: LOCK_WAIT_MS,
+        onTimeout: "fail",
+        dirMode: 0o755
+      }),
+    catch: (e) =>
+      e instanceof LockTimeout
+        ? new ConfigError({
+          message: `${file}: not edited, another process has been editing it for over ${LOCK_WAIT_MS / 1000} s. ` +
+            `If no mcpctl is running, delete ${file}.lock and try again.`,
+          file,
+          cause: e
+        })
+        : fail(file, "lock the settings file")(e)
+  }).pipe(Effect.flatten)
+
 /** Adds or replaces one server under `mcpServers`, creating the file and its directory if needed. */
 export const writeServerEntry = Effect.fn("SettingsFile.writeServerEntry")(
   function*(file: string, name: string, config: ServerConfig | Record<string, unknown>) {
-    const { text } = yield* read(file)
-    yield* writeAtomic(file, yield* edit(file, text, ["mcpServers", name], config))
+    yield* locked(file, Effect.gen(function*() {
+      const { text } = yield* read(file)
+      yield* writeAtomic(file, yield* edit(file, text, ["mcpServers", name], config))
+    }))
   }
 )
 
 /** Removes one server; `false` (and no write) when the file does not define it. */
 export const removeServerEntry = Effect.fn("SettingsFile.removeServerEntry")(function*(file: string, name: string) {
-  const { text, value } = yield* read(file)
-  const servers = value.mcpServers
-  if (typeof servers !== "object" || servers === null || !Object.hasOwn(servers, name)) return false
-  yield* writeAtomic(file, yield* edit(file, text, ["mcpServers", name], undefined))
-  return true
+  return yield* locked(file, Effect.gen(function*() {
+    const { text, value } = yield* read(file)
+    const servers = value.mcpServers
+    if (typeof servers !== "object" || servers === null || !Object.hasOwn(servers, name)) return false
+    yield* writeAtomic(file, yield* edit(file, text, ["mcpServers", name], undefined))
+    return true
+  }))
 })
 
 /** Appends a permission rule unless already there; the "always" answer writes an allow rule this way. */
 export const addPermissionRule = Effect.fn("SettingsFile.addPermissionRule")(
   function*(file: string, behavior: "allow" | "ask" | "deny", rule: string) {
-    const { text, value } = yield* read(file)
-    const existing: unknown = value.permissions?.[behavior]
-    if (Array.isArray(existing) && existing.includes(rule)) return
-    const next = Array.isArray(existing)
-      ? edit(file, text, ["permissions", behavior, -1], rule, true)
-      : edit(file, text, ["permissions", behavior], [rule])
-    yield* writeAtomic(file, yield* next)
+    yield* locked(file, Effect.gen(function*() {
+      const { text, value } = yield* read(file)
+      const existing: unknown = value.permissions?.[behavior]
+      if (Array.isArray(existing) && existing.includes(rule)) return
+      const next = Array.isArray(existing)
+        ? edit(file, text, ["permissions", behavior, -1], rule, true)
+        : edit(file, text, ["permissions", behavior], [rule])
+      yield* writeAtomic(file, yield* next)
+    }))
   }
 )
 
@@ -103,6 +137,14 @@ export const writeServerEntries = Effect.fn("SettingsFile.writeServerEntries")(f
   entries: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig | Record<string, unknown> }>,
   options: { readonly force?: boolean; readonly allow?: ReadonlyArray<string>; readonly dryRun?: boolean } = {}
 ) {
+  return yield* locked(file, writeEntries(file, entries, options))
+})
+
+const writeEntries = (
+  file: string,
+  entries: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig | Record<string, unknown> }>,
+  options: { readonly force?: boolean; readonly allow?: ReadonlyArray<string>; readonly dryRun?: boolean }
+) => Effect.gen(function*() {
   const { text, value } = yield* read(file)
   const existing: Record<string, unknown> = typeof value.mcpServers === "object" && value.mcpServers !== null ? value.mcpServers : {}
   const result = { added: [] as Array<string>, replaced: [] as Array<string>, skipped: [] as Array<string>, allowed: [] as Array<string> }

@@ -219,7 +219,7 @@ export function parseSettingsText(text: string, file: string, host?: HostContext
   if (problems.length > 0) {
     return Either.left(new ConfigError({
       message: `${file}: invalid settings:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\n` +
-        "Fix these fields (see CLI.md, Settings).",
+        "Fix these fields (see docs/CLI.md, section Settings).",
       file,
       path: problems[0]!.path
     }))
@@ -327,18 +327,41 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
     seen.set(s.name, s)
     cuts.set(cut, s)
   }
-  const rules = (k: keyof PermissionRules) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
+  type List = "allow" | "ask" | "deny"
+  const rules = (k: List) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
+  const sources = (k: List) => {
+    const byRule: Record<string, Array<string>> = {}
+    for (const f of files) {
+      for (const rule of f.settings.permissions[k]) {
+        const at = (byRule[rule] ??= [])
+        if (!at.includes(f.source)) at.push(f.source)
+      }
+    }
+    return byRule
+  }
+  // A name rewritten for `mcp__<server>__<tool>` is said once, so rules are written for that name.
+  const renamed = Array.from(byName.values()).filter((s) => s.name !== s.originalName).map((s) =>
+    `${s.source}: server "${s.originalName}" is "${s.name}" in tool names and rules (mcp__${s.name}__<tool>); ` +
+    "rename it to letters, digits, _ and - to use one name everywhere"
+  )
   return Either.right({
     servers: Array.from(byName.values()),
-    permissions: { allow: rules("allow"), ask: rules("ask"), deny: rules("deny") },
-    warnings: files.flatMap((f) => f.settings.warnings)
+    permissions: {
+      allow: rules("allow"),
+      ask: rules("ask"),
+      deny: rules("deny"),
+      sources: { allow: sources("allow"), ask: sources("ask"), deny: sources("deny") }
+    },
+    warnings: [...files.flatMap((f) => f.settings.warnings), ...renamed]
   })
 }
 
 /**
  * Expands the merged servers into what the pool connects to. A relative `cwd` resolves against
- * the project directory, where a stdio server runs by default, whatever file wrote it. A disabled
- * server with an unset variable only warns: it is never started, so nothing is sent.
+ * the project directory, where a stdio server runs by default, whatever file wrote it. A server
+ * with an unset variable is kept, marked `unresolved` with the message naming file, field and
+ * variable: it fails alone when it is used (the pool never starts it), so one missing token does
+ * not stop every other server, `get` or `remove`. A disabled one only warns.
  */
 export function resolveServers(
   servers: ReadonlyArray<MergedServer>,
@@ -349,11 +372,13 @@ export function resolveServers(
   const warnings: Array<string> = []
   for (const s of servers) {
     const expanded = expandServer(s.originalName, s.config, env, s.source)
-    if (Either.isLeft(expanded) && !s.config.disabled) return Either.left(expanded.left)
-    if (Either.isLeft(expanded)) warnings.push(`${expanded.left.message} (ignored: the server is disabled)`)
+    if (Either.isLeft(expanded) && s.config.disabled) warnings.push(`${expanded.left.message} (ignored: the server is disabled)`)
+    const unresolved = Either.isLeft(expanded) && !s.config.disabled
+      ? { message: expanded.left.message, path: expanded.left.path ?? `mcpServers.${s.originalName}` }
+      : undefined
     let config = Either.getOrElse(expanded, () => s.config)
     if ("command" in config && config.cwd !== undefined) config = { ...config, cwd: Path.resolve(projectDir, config.cwd) }
-    out.push({ ...s, config, rawConfig: s.config, transport: transportOf(config) })
+    out.push({ ...s, config, rawConfig: s.config, transport: transportOf(config), ...(unresolved ? { unresolved } : {}) })
   }
   return Either.right({ servers: out, warnings })
 }
@@ -601,9 +626,11 @@ export function makeStatic(options: StaticOptions): Effect.Effect<Settings, Conf
   return Effect.gen(function*() {
     const merged = yield* mergeSettings([{ scope: "adhoc", source: "code", settings }])
     const resolved = yield* resolveServers(merged.servers, env, projectDir)
+    // Rules written in code come from no file a message could name.
+    const { sources: _sources, ...permissions } = merged.permissions
     return ({
       servers: resolved.servers,
-      permissions: merged.permissions,
+      permissions,
       limits: { ...defaultLimits, ...options.limits },
       home: resolveHome(env, options.home),
       projectDir,

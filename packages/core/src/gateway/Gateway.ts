@@ -8,7 +8,7 @@
  * only sometimes (the CLI) import it when they do.
  */
 import { serveStdio as serveStdioEras } from "@modelcontextprotocol/server/stdio"
-import { Server, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server"
+import { Server } from "@modelcontextprotocol/server"
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
@@ -24,6 +24,7 @@ import { McpConfig } from "../config/McpConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
 import { outputBudget } from "../content/Budget.js"
 import { shapeCallResult } from "../content/Shape.js"
+import { toAnnotations } from "../catalog/Annotations.js"
 import { Pins } from "../catalog/Pins.js"
 import { CALL_TOOL, metaTools, SEARCH_TOOLS, searchLimit, searchResult } from "./ToolSearch.js"
 import { Permission } from "../permission/Permission.js"
@@ -32,12 +33,19 @@ import { UsageError } from "../Errors.js"
 import {
   getPrompt,
   listAllPrompts,
-  listAllResources,
-  readResource
+  listAllResources
 } from "../catalog/Resources.js"
+import {
+  completeRouted,
+  JsonRpc,
+  protocolError,
+  readRouted,
+  setLevelEverywhere,
+  toProtocolError
+} from "./GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
-import { indexPrompts, indexResources, unreadableMessage } from "./GatewayCatalog.js"
+import { indexPrompts, indexResources } from "./GatewayCatalog.js"
 import { headerParams } from "./ParamHeaders.js"
 
 /** How the gateway introduces itself. */
@@ -50,13 +58,9 @@ export const toListedTool = (tool: McpTool): Tool => ({
   description: tool.description,
   inputSchema: tool.inputSchema,
   ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-  annotations: {
-    title: tool.title,
-    readOnlyHint: tool.readOnly,
-    destructiveHint: tool.destructive,
-    openWorldHint: tool.openWorld,
-    idempotentHint: tool.idempotent
-  }
+  // Every hint explicit, defaults applied (Annotations.ts): a client that reads a missing hint as
+  // "safe" must not learn that from us.
+  annotations: toAnnotations(tool, tool.title)
 })
 
 /**
@@ -98,16 +102,24 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   const permission = yield* Permission
   const config = yield* McpConfig
   const runExit = Runtime.runPromiseExit(yield* Effect.runtime<ConnectionPool>())
-  // Runs a handler's effect; its failure is thrown as itself (a ProtocolError keeps its code), and
-  // the client cancelling the request (or going away) interrupts it.
+  // Runs a handler's effect; its failure is thrown as a JSON-RPC error (the upstream code kept,
+  // one clean message), and the client cancelling the request (or going away) interrupts it.
   const run = <A, E>(effect: Effect.Effect<A, E, ConnectionPool>, signal?: AbortSignal): Promise<A> =>
     runExit(effect, { signal }).then((exit) => {
       if (Exit.isSuccess(exit)) return exit.value
-      throw Cause.squash(exit.cause)
+      throw toProtocolError(Cause.squash(exit.cause))
     })
   const toolSearch = options.toolSearch === true
   const server = new Server(gatewayInfo, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      prompts: { listChanged: true },
+      // Routed to the server that offers the prompt or template (GatewayRequests.ts).
+      completions: {},
+      // Passed on to every server that logs.
+      logging: {}
+    },
     instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
       "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>." +
       (toolSearch ? ` Most tools are not listed: find them with ${SEARCH_TOOLS} and run them with ${CALL_TOOL}.` : "")
@@ -128,9 +140,13 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       return { tools: toolSearch ? [...metaTools, ...listed] : listed }
     })))
 
-  // The client's cancellation reaches the server that runs the tool, too.
-  const callTool = (name: string, args: Record<string, unknown>, signal: AbortSignal) =>
-    registry.call(name, args, { signal }).pipe(
+  // The client's cancellation reaches the server that runs the tool, too; its progress reaches
+  // the client, under the token the client sent.
+  const callTool = (name: string, args: Record<string, unknown>, extra: CallExtra) =>
+    registry.call(name, args, {
+      signal: extra.signal,
+      onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification)
+    }).pipe(
       Effect.map(({ result, tool }): CallToolResult => {
         const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
         const shaped = shapeCallResult(result as never, budget.chars, budget.hint)
@@ -151,17 +167,18 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
 
   server.setRequestHandler("tools/call", (request, ctx) => {
     const { arguments: args = {}, name } = request.params
+    const callExtra: CallExtra = { signal: ctx.mcpReq.signal, _meta: ctx.mcpReq._meta, sendNotification: ctx.mcpReq.notify }
     if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
     if (toolSearch && name === CALL_TOOL) {
       const inner = args.arguments
       return run(
         typeof args.name !== "string"
           ? Effect.succeed(errorResult(`${CALL_TOOL} needs a "name": a tool name from ${SEARCH_TOOLS}.`))
-          : callTool(args.name, inner && typeof inner === "object" && !Array.isArray(inner) ? inner as Record<string, unknown> : {}, ctx.mcpReq.signal),
+          : callTool(args.name, inner && typeof inner === "object" && !Array.isArray(inner) ? inner as Record<string, unknown> : {}, callExtra),
         ctx.mcpReq.signal
       )
     }
-    return run(callTool(name, args, ctx.mcpReq.signal), ctx.mcpReq.signal)
+    return run(callTool(name, args, callExtra), ctx.mcpReq.signal)
   })
 
   server.setRequestHandler("resources/list", () =>
@@ -172,17 +189,11 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       resourceTemplates: templates.map(({ server: _server, ...t }) => t)
     }))))
 
-  // Reads go to the one server that lists the URI (listings are cached on the connections).
-  server.setRequestHandler("resources/read", (request) =>
-    run(Effect.gen(function*() {
-      const uri = request.params.uri
-      const index = yield* resourceIndex
-      const owner = index.owner.get(uri)
-      if (!owner) return yield* Effect.fail(new ProtocolError(ProtocolErrorCode.InvalidParams, unreadableMessage(uri, index)))
-      return yield* readResource(owner, uri).pipe(
-        Effect.mapError((e) => new ProtocolError(ProtocolErrorCode.InternalError, e.message))
-      )
-    })))
+  // Reads go to the one server that owns the URI (GatewayRequests.readRouted): it lists it, or its
+  // template matches, or it alone can read it; listings are cached on the connections, so a read
+  // need not follow a listing. A URI two servers claim is served by neither.
+  server.setRequestHandler("resources/read", (request, ctx) =>
+    run(readRouted(request.params.uri, denied), ctx.mcpReq.signal))
 
   const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied))
 
@@ -195,13 +206,16 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
     run(Effect.gen(function*() {
       const target = (yield* promptIndex).get(request.params.name)
       if (!target) {
-        return yield* Effect.fail(new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`))
+        return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${request.params.name}`))
       }
-      return yield* getPrompt(target.server, target.name, request.params.arguments ?? {}).pipe(
-        Effect.mapError((e) => new ProtocolError(ProtocolErrorCode.InternalError, e.message))
-      )
+      return yield* getPrompt(target.server, target.name, request.params.arguments ?? {})
     })))
 
+  server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied), ctx.mcpReq.signal))
+
+  server.setRequestHandler("logging/setLevel", (request) => run(setLevelEverywhere(request.params.level, denied)))
+
+  // A server's catalogue changed (or it went away): tell our client to list again.
   if (options.pushChanges !== false) {
     const push = (send: () => Promise<void>) => () => void send().catch(() => undefined)
     yield* watchCatalog({
@@ -237,6 +251,26 @@ export const watchCatalog = (notify: CatalogNotify) => Effect.gen(function*() {
   const pins = yield* Effect.serviceOption(Pins)
   if (Option.isSome(pins)) yield* pins.value.watch(Effect.sync(() => notify.tools()))
 })
+
+/** What a forwarded call needs of its request: cancellation, the progress token, a way to notify. */
+interface CallExtra {
+  readonly signal: AbortSignal
+  readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined
+  readonly sendNotification: Parameters<typeof progressTo>[1]
+}
+
+/**
+ * Progress of a forwarded call, passed back to our client under the token it sent (none asked
+ * for, none sent).
+ */
+const progressTo = (
+  token: string | number | undefined,
+  send: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>
+) =>
+  token === undefined
+    ? undefined
+    : (p: { progress: number; total?: number; message?: string }) =>
+      void send({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined)
 
 // ---------------------------------------------------------------------------------------------
 // Serving

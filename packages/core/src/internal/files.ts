@@ -104,23 +104,46 @@ export const readJsonFile = async (file: string): Promise<unknown> => {
 
 const inProcessLocks = new Map<string, Promise<void>>()
 
-const acquireLockFile = async (lock: string): Promise<boolean> => {
-  const deadline = Date.now() + LOCK_WAIT_MS
-  await fs.mkdir(path.dirname(lock), { recursive: true, mode: 0o700 })
+/** How `withFileLock` waits for another process's lock. */
+export interface LockOptions {
+  /** How long to wait for another process's lock, ms (default 2 s). */
+  readonly waitMs?: number
+  /**
+   * What to do when the wait is over: `proceed` without the lock (default: caches and tokens,
+   * where a lost update is cheap and a stuck run is not), or `fail` with a `LockTimeout` (settings
+   * edits, where a lost entry is a silent data loss).
+   */
+  readonly onTimeout?: "proceed" | "fail"
+  /** The mode of directories created on the way (default 0700). */
+  readonly dirMode?: number
+}
+
+/** Another process held the lock of `file` for longer than the wait. */
+export class LockTimeout extends Error {
+  override readonly name = "LockTimeout"
+  constructor(readonly file: string, readonly waitMs: number) {
+    super(`${file} is locked by another process (${file}.lock, held over ${waitMs} ms)`)
+  }
+}
+
+/** `held`: ours; `busy`: another process kept it past the wait; `unusable`: it cannot be created here. */
+const acquireLockFile = async (lock: string, options: LockOptions): Promise<"held" | "busy" | "unusable"> => {
+  const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS)
+  await fs.mkdir(path.dirname(lock), { recursive: true, mode: options.dirMode ?? 0o700 })
   for (;;) {
     try {
       const handle = await fs.open(lock, "wx", 0o600)
       await handle.writeFile(String(process.pid))
       await handle.close()
-      return true
+      return "held"
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return "unusable"
       const stat = await fs.stat(lock).catch(() => undefined)
       if (stat && Date.now() - stat.mtimeMs > LOCK_STALE_MS) {
         await fs.rm(lock, { force: true }).catch(() => undefined)
         continue
       }
-      if (Date.now() > deadline) return false
+      if (Date.now() > deadline) return "busy"
       await sleep(10 + Math.floor(Math.random() * 20))
     }
   }
@@ -128,12 +151,13 @@ const acquireLockFile = async (lock: string): Promise<boolean> => {
 
 /**
  * Runs a read-modify-write of `file` with no other writer in between: fibers of this process
- * queue on an in-memory chain, other processes on an `O_EXCL` lock file next to it. The lock
- * file is best-effort: if another process holds it longer than 2 s (or it cannot be created) we
- * go ahead anyway, and since every writer re-reads right before it renames, the worst case is
- * that one of two simultaneous updates is lost — a window of a few milliseconds.
+ * queue on an in-memory chain, other processes on an `O_EXCL` lock file next to it. By default the
+ * lock file is best-effort: if another process holds it longer than 2 s (or it cannot be created)
+ * we go ahead anyway, and since every writer re-reads right before it renames, the worst case is
+ * that one of two simultaneous updates is lost. With `onTimeout: "fail"` nothing is written
+ * without the lock: the call rejects with `LockTimeout` instead.
  */
-export const withFileLock = async <A>(file: string, f: () => Promise<A>): Promise<A> => {
+export const withFileLock = async <A>(file: string, f: () => Promise<A>, options: LockOptions = {}): Promise<A> => {
   const previous = inProcessLocks.get(file) ?? Promise.resolve()
   let release!: () => void
   const mine = new Promise<void>((resolve) => (release = resolve))
@@ -143,7 +167,11 @@ export const withFileLock = async <A>(file: string, f: () => Promise<A>): Promis
   const lock = `${file}.lock`
   let owned = false
   try {
-    owned = await acquireLockFile(lock)
+    const state = await acquireLockFile(lock, options)
+    owned = state === "held"
+    // A lock that cannot be created (read-only directory) is no reason to refuse: the write
+    // itself then fails with the real error.
+    if (state === "busy" && options.onTimeout === "fail") throw new LockTimeout(file, options.waitMs ?? LOCK_WAIT_MS)
     return await f()
   } finally {
     if (owned) await fs.rm(lock, { force: true }).catch(() => undefined)

@@ -280,7 +280,12 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       const fail = (e: Error) => resume(Effect.fail(new UsageError({ message: `Cannot serve on ${where}: ${e.message}`, cause: e })))
       listener.once("error", fail)
       if (socket === undefined) {
-        listener.listen(bound, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
+        try {
+          listener.listen(bound, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
+        } catch (e) {
+          // Node throws (not emits) for a port outside 0-65535.
+          resume(Effect.fail(new UsageError({ message: `Cannot serve on port ${bound}: a port is a number from 0 to 65535.`, cause: e })))
+        }
         return
       }
       claimSocket(socket).then(() => {

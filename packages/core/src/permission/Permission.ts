@@ -360,6 +360,11 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
     const prompter = yield* Prompter
     const writer = yield* RuleWriter
     const rules = config.permissions
+    // The files that hold a rule, for messages that say where to edit it.
+    const whereIs = (list: "ask" | "deny", rule: string | undefined): string => {
+      const files = rule === undefined ? undefined : rules.sources?.[list]?.[rule]
+      return files && files.length > 0 ? files.join(" and ") : "your settings"
+    }
     // Tools approved "always" during this session: the rule file is only re-read on the next run.
     const approved = new Set<string>()
     // One question at a time: concurrent calls (serve, parallel tools) must not interleave prompts,
@@ -408,7 +413,7 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
               }
               : {
                 // An explicit ask rule beats allow rules, so adding one would not help.
-                message: `${request.tool} needs approval (rule "${rule}" in permissions.ask of your settings): ` +
+                message: `${request.tool} needs approval (rule "${rule}" in permissions.ask of ${whereIs("ask", rule)}): ` +
                   `run on a terminal or pass --yes, or remove that ask rule`,
                 tool: request.tool,
                 rule,
@@ -428,8 +433,9 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
         case "deny":
           return Effect.fail(
             new PermissionDenied({
-              message: `${request.tool} is denied by rule "${decision.rule}" in your settings (permissions.deny); ` +
-                `remove that rule to allow it`,
+              message: `${request.tool} is denied by rule "${decision.rule}" in permissions.deny of ${
+                whereIs("deny", decision.rule)
+              }; remove that rule to allow it`,
               tool: request.tool,
               rule: decision.rule ?? request.tool,
               behavior: "deny"

@@ -221,6 +221,13 @@ export function make(options: PoolOptions) {
       Effect.gen(function*() {
         const entry = records.get(name)!
         const server = entry.server
+        if (server.unresolved) {
+          // Never started: expanding its settings failed (an unset ${VAR}), and a secret must
+          // never be sent literally. It fails alone; the other servers run.
+          const error = unavailable(name, "failed", server.unresolved.message)
+          entry.state = { status: "failed", server, error }
+          return yield* Effect.fail(error)
+        }
         if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, needsAuthKey(server)))) {
           const error = unavailable(
             name,
@@ -233,10 +240,15 @@ export function make(options: PoolOptions) {
           return yield* Effect.fail(error)
         }
         const timeoutMs = config.limits.connectTimeoutMs
-        const started = yield* Effect.clockWith((c) => c.currentTimeMillis)
+        // The connect time starts once a permit is held: waiting behind other servers in the
+        // queue is not this server's slowness (`servers` TIME).
+        let started = yield* Effect.clockWith((c) => c.currentTimeMillis)
         const elapsed = Effect.map(Effect.clockWith((c) => c.currentTimeMillis), (now) => now - started)
         const opened = yield* entry.permits.withPermits(1)(
-          Effect.flatMap(Effect.scope, (scope) => handshake(transport, server, handshakeOptions, scope)).pipe(
+          Effect.clockWith((c) => c.currentTimeMillis).pipe(
+            Effect.tap((now) => Effect.sync(() => (started = now))),
+            Effect.zipRight(Effect.flatMap(Effect.scope, (scope) => handshake(transport, server, handshakeOptions, scope)))
+          ).pipe(
             Effect.timeoutFail({
               duration: Duration.millis(timeoutMs),
               onTimeout: () =>

@@ -18,6 +18,7 @@ import {
   isAuthError,
   isSessionExpired,
   isTerminalTransportError,
+  networkFailure,
   shouldFallBackToSse
 } from "../transport/TransportErrors.js"
 
@@ -71,12 +72,15 @@ export const classifyConnectError = (
   const tail = diagnostics ? `\n--- last output of the server ---\n${diagnostics.trimEnd()}` : ""
   // The URL may carry a token in its query or user info: never print it as is.
   const where = "url" in server.config ? displayUrl(server) : server.config.command
+  // undici's bare "fetch failed" hides the reason (refused, DNS, TLS) in its cause: say it,
+  // naming the host as the settings wrote it (displayUrl), never a value spliced in from a variable.
+  const network = "url" in server.config ? networkFailure(cause, displayUrl(server)) : undefined
   return {
     fallback: shouldFallBackToSse(cause),
     error: new ServerUnavailable({
       server: server.name,
       status: "failed",
-      message: `Server "${server.name}" (${where}) failed to connect: ${messageOf(cause)}${tail}`
+      message: `Server "${server.name}" (${where}) failed to connect: ${network ?? messageOf(cause)}${tail}`
     })
   }
 }
@@ -104,6 +108,16 @@ export const wasNotSent = (cause: unknown): boolean =>
   (cause instanceof Error && (/: cannot send, /.test(cause.message) || cause.message === "Not connected"))
 
 /**
+ * An error this side made of the server's answer, not one the server sent: the answer was over
+ * the size limit (MessageSize.ts) or did not match the tool's output schema (the SDK client
+ * checks it). The server misbehaved, so the request counts as a server that cannot be used.
+ */
+export const isRefusedAnswer = (error: ProtocolError): boolean =>
+  error.code === MESSAGE_TOO_LARGE ||
+  /Structured content does not match the tool's output schema|has an output schema but did not return structured content/
+    .test(error.message)
+
+/**
  * A failed request on a live connection, and whether its cause was a broken connection (which
  * the pool counts toward closing a degraded one, Resilience.ts). `mayHaveRun` (and the message)
  * say whether a lost `tools/call` could have taken effect, so the user knows whether to check
@@ -119,7 +133,13 @@ export const classifyRequestFailure = (
   if (cause instanceof MessageTooLargeError) {
     return {
       terminal: false,
-      error: new McpRequestError({ server, method, code: MESSAGE_TOO_LARGE, message: `${server}: ${cause.message}` })
+      error: new McpRequestError({
+        server,
+        method,
+        code: MESSAGE_TOO_LARGE,
+        message: `${server}: ${cause.message}`,
+        refusedAnswer: true
+      })
     }
   }
   if (isStaleSession(cause)) {
@@ -131,7 +151,13 @@ export const classifyRequestFailure = (
   if (ProtocolError.isInstance(cause)) {
     return {
       terminal: false,
-      error: new McpRequestError({ server, method, code: cause.code, message: `${server}: ${cause.message}` })
+      error: new McpRequestError({
+        server,
+        method,
+        code: cause.code,
+        message: `${server}: ${cause.message}`,
+        ...(isRefusedAnswer(cause) ? { refusedAnswer: true } : {})
+      })
     }
   }
   const sdkCode = sdkCodeOf(cause)

@@ -138,3 +138,43 @@ export const shouldFallBackToSse = (error: unknown): boolean => {
   const status = streamableHttpStatusOf(error)
   return status !== undefined && status >= 400 && status < 500 && status !== 401
 }
+
+const NETWORK_REASONS: Record<string, (host: string) => string> = {
+  ECONNREFUSED: (host) => `nothing accepts connections at ${host} (connection refused); is the server running?`,
+  ENOTFOUND: (host) => `the host name of ${host} does not resolve (DNS lookup failed); check the URL`,
+  EAI_AGAIN: (host) => `the host name of ${host} could not be looked up (DNS unavailable); check the network`,
+  ETIMEDOUT: (host) => `${host} did not answer in time (connection timed out)`,
+  UND_ERR_CONNECT_TIMEOUT: (host) => `${host} did not answer in time (connection timed out)`,
+  EHOSTUNREACH: (host) => `${host} is unreachable from this machine`,
+  ENETUNREACH: (host) => `the network of ${host} is unreachable from this machine`,
+  ECONNRESET: (host) => `${host} closed the connection (reset)`,
+  CERT_HAS_EXPIRED: (host) => `the TLS certificate of ${host} has expired`,
+  DEPTH_ZERO_SELF_SIGNED_CERT: (host) => `${host} has a self-signed TLS certificate (set NODE_EXTRA_CA_CERTS to trust it)`,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: (host) => `the TLS certificate of ${host} cannot be verified (set NODE_EXTRA_CA_CERTS)`
+}
+
+const networkCodeAt = (error: unknown, depth: number): string | undefined => {
+  if (depth > 5 || !isObject(error)) return undefined
+  if (typeof error.code === "string" && error.code in NETWORK_REASONS) return error.code
+  const nested = networkCodeAt(error.cause, depth + 1)
+  if (nested !== undefined) return nested
+  return Array.isArray(error.errors) ? error.errors.map((e) => networkCodeAt(e, depth + 1)).find((c) => c !== undefined) : undefined
+}
+
+/**
+ * Why a request to `url` never reached an HTTP answer, in words (DNS, refused, timed out, TLS), or
+ * undefined when the failure is something else. undici hides the reason in `cause` under a bare
+ * "fetch failed", which says nothing to a user.
+ */
+export const networkFailure = (error: unknown, url: string): string | undefined => {
+  const code = networkCodeAt(error, 0)
+  if (code === undefined) return undefined
+  let host = url
+  try {
+    host = new URL(url).host
+  } catch {
+    // Not a URL: never named as it is (an expanded secret could be anywhere in it).
+    host = "the server"
+  }
+  return NETWORK_REASONS[code]!(host)
+}

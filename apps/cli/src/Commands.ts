@@ -1,0 +1,23 @@
+/** The command tree of `mcpctl`, apart from main.ts so it can be inspected (Argv) and tested without running. */
+import * as Command from "@effect/cli/Command"
+import { auth, logout } from "./commands/auth.js"
+import { call } from "./commands/call.js"
+import { config } from "./commands/config.js"
+import { importCommand } from "./commands/import.js"
+import { add, get, remove } from "./commands/manage.js"
+import { prompt, prompts } from "./commands/prompts.js"
+import { read, resources } from "./commands/resources.js"
+import { serve } from "./commands/serve.js"
+import { servers } from "./commands/servers.js"
+import { tools } from "./commands/tools.js"
+import { trust } from "./commands/trust.js"
+
+export const mcpctl = Command.make("mcpctl").pipe(
+  Command.withDescription(
+    "An MCP client host: connect to MCP servers, list and call their tools. " +
+      "`mcpctl COMMAND --help` shows a command's options; `mcpctl --version` the version."
+  ),
+  Command.withSubcommands([
+    servers, tools, call, resources, read, prompts, prompt, add, remove, get, importCommand, config, auth, logout, serve, trust
+  ])
+)

@@ -1,0 +1,62 @@
+/**
+ * The exit code of a run (docs/CLI.md, Exit codes): our tagged errors carry theirs, bad command
+ * lines are usage errors (2), an interrupted run exits 128 + the signal's number as shells do
+ * (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). With `--json` every failure is one
+ * `{"error": …}` document: our tagged errors write theirs as they happen (Host.report); a bad
+ * command line @effect/cli refused and an internal error get one here.
+ */
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Cause from "effect/Cause"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import { exitCodeFor } from "./Host.js"
+import { json, jsonWritten } from "./Render.js"
+
+/** 128 + the signal number: what a shell reports for a process a signal ended. */
+const signalCodes: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }
+
+const failureDocument = (type: string, message: string, exitCode: number) => {
+  if (process.argv.includes("--json") && !jsonWritten()) json({ error: { type, message, exitCode } })
+}
+
+/** The last signal that asked mcpctl to stop, recorded so the exit code can tell which it was. */
+let stoppedBy: string | undefined
+
+/**
+ * Remembers which signal interrupted the run. Listening does not change what the signal does:
+ * Signals.runMain's own handlers (SIGINT, SIGTERM, SIGHUP) interrupt the program and hurry the
+ * shutdown; this one only takes note of the first.
+ */
+export const recordSignals = (): void => {
+  for (const signal of Object.keys(signalCodes)) {
+    process.once(signal as NodeJS.Signals, () => (stoppedBy ??= signal))
+  }
+}
+
+/** The code for an interruption by `signal` (default SIGINT: Ctrl-C) (pure). */
+export const interruptedCode = (signal: string | undefined): number => signalCodes[signal ?? "SIGINT"] ?? 130
+
+/** The exit code of a finished run; prints the cause of a defect, which no message explains. */
+export const codeOf = (exit: Exit.Exit<unknown, unknown>, signal: string | undefined = stoppedBy): number => {
+  if (Exit.isSuccess(exit)) return exitCodeFor(undefined)
+  if (Cause.isInterruptedOnly(exit.cause)) return interruptedCode(signal)
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isSome(failure)) {
+    const error = failure.value as { _tag?: string }
+    if (typeof error?._tag === "string" && "message" in (error as object)) {
+      try {
+        return exitCodeFor(error as never) ?? 70
+      } catch {
+        return 2
+      }
+    }
+    const help = (failure.value as { error?: HelpDoc.HelpDoc })?.error
+    // eslint-disable-next-line no-control-regex
+    failureDocument("UsageError", help ? HelpDoc.toAnsiText(help).replace(/\x1b\[[0-9;]*m/g, "").trim() : String(failure.value), 2)
+    return 2
+  }
+  process.stderr.write(`mcpctl: internal error\n${Cause.pretty(exit.cause)}\n`)
+  const defect = Cause.squash(exit.cause)
+  failureDocument("InternalError", `internal error: ${defect instanceof Error ? defect.message : String(defect)}`, 70)
+  return 70
+}
