@@ -35,7 +35,7 @@ const upstream = () => {
       name: "route",
       inputSchema: { type: "object" as const, properties: { region: { type: "string", "x-mcp-header": "Region" } } }
     }
-    s.setRequestHandler("tools/list", () => ({ tools: [tool("echo"), tool("danger"), tool("slow"), tool("ask"), route] }))
+    s.setRequestHandler("tools/list", () => ({ tools: [tool("echo"), tool("danger"), tool("slow"), tool("ask"), route, tool("progress")] }))
     s.setRequestHandler("tools/call", async (r, ctx) => {
       if (r.params.name === "slow") {
         live.started?.()
@@ -44,6 +44,13 @@ const upstream = () => {
             live.cancelled++
             resolve({ content: [] })
           }))
+      }
+      if (r.params.name === "progress") {
+        const token = r.params._meta?.progressToken
+        if (token !== undefined) {
+          await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: 1, total: 2, message: "half" } })
+        }
+        return { content: [{ type: "text", text: "done" }] }
       }
       if (r.params.name === "ask") {
         const answer = await ctx.mcpReq.elicitInput({
@@ -67,7 +74,7 @@ const gatewayOf = (make: () => Server, options: Parameters<typeof Gateway.layerH
       Gateway.layerHttp(options).pipe(Layer.provide(Host.layer({
         config: McpConfig.layerStatic({
           servers: { a: { command: "in-memory" } },
-          permissions: { allow: ["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route"], deny: ["mcp__a__danger"] }
+          permissions: { allow: ["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route", "mcp__a__progress"], deny: ["mcp__a__danger"] }
         }),
         transport: InMemory.layer({ a: make }),
         // As `serve` without --yes: no one to ask, so a server's question is declined.
@@ -115,9 +122,9 @@ describe("serve --http speaks both eras", () => {
       expect(answered.session).toBeNull()
       expect(answered.body.result.resultType).toBe("complete")
       // Permissions hold here too: the denied tool is not listed.
-      expect(answered.body.result.tools.map((t: { name: string }) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route"])
+      expect(answered.body.result.tools.map((t: { name: string }) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route", "mcp__a__progress"])
       // Stateless: the next request is answered just the same, with nothing kept between them.
-      expect((yield* post(modernHeaders(gateway.token), modernList(2))).body.result.tools).toHaveLength(4)
+      expect((yield* post(modernHeaders(gateway.token), modernList(2))).body.result.tools).toHaveLength(5)
 
       const anonymous = yield* post(modernHeaders(undefined), modernList(3))
       expect(anonymous.status).toBe(401)
@@ -128,7 +135,7 @@ describe("serve --http speaks both eras", () => {
     }))
 
   for (const era of ["legacy", "modern"] as const) {
-    it.scoped(`a ${era} client calls allowed tools, is refused denied ones, and hears of catalogue changes`, () =>
+    it.scoped(`a ${era} client calls allowed tools (progress passed through), is refused denied ones, and hears of catalogue changes`, () =>
       Effect.gen(function*() {
         const { live, make } = upstream()
         const gateway = yield* gatewayOf(make)
@@ -143,7 +150,7 @@ describe("serve --http speaks both eras", () => {
         )
         expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25")
         const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools.map((t) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route"])
+        expect(tools.map((t) => t.name)).toEqual(["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route", "mcp__a__progress"])
         const echoed = yield* Effect.promise(() => client.callTool({ name: "mcp__a__echo", arguments: { text: "hi" } }))
         expect(echoed.content).toEqual([{ type: "text", text: `ran echo: {"text":"hi"}` }])
         const denied = yield* Effect.promise(() => client.callTool({ name: "mcp__a__danger", arguments: {} }))
@@ -156,6 +163,13 @@ describe("serve --http speaks both eras", () => {
         // A header-bound argument: a modern client repeats it in Mcp-Param-Region, and serve checks it.
         const routed = yield* Effect.promise(() => client.callTool({ name: "mcp__a__route", arguments: { region: "eu" } }))
         expect(routed.content).toEqual([{ type: "text", text: `ran route: {"region":"eu"}` }])
+        // A server's progress reaches the client that asked for it (over SSE on a modern request).
+        const progress: Array<unknown> = []
+        const done = yield* Effect.promise(() =>
+          client.callTool({ name: "mcp__a__progress", arguments: {} }, { onprogress: (p) => void progress.push(p) })
+        )
+        expect(done.content).toEqual([{ type: "text", text: "done" }])
+        expect(progress).toEqual([{ progress: 1, total: 2, message: "half" }])
 
         const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/tools/list_changed", () => resolve()))
         if (era === "modern") {
