@@ -1,8 +1,15 @@
 #!/usr/bin/env node
-// The client under test for `@modelcontextprotocol/conformance client`: the server URL is the last
-// argument, the scenario is in MCP_CONFORMANCE_SCENARIO (extra data in MCP_CONFORMANCE_CONTEXT).
-// It drives only the mcpctl CLI — the suite tests the product, so no SDK is used here. Every run
-// gets its own MCPCTL_HOME, and `$BROWSER` is a redirect follower so OAuth sign-in runs headless.
+// The client under test for `@modelcontextprotocol/conformance client` (0.1.x and 0.2.x): the
+// server URL is the last argument, the scenario is in MCP_CONFORMANCE_SCENARIO, extra data in
+// MCP_CONFORMANCE_CONTEXT, the wire version the suite runs at in MCP_CONFORMANCE_PROTOCOL_VERSION.
+// It drives only the mcpctl CLI — the suite tests the product, so no SDK is used here: every
+// scenario is a few commands a user could type, and a later command may use what an earlier one
+// printed (`tools --json` → the tool to call, its schema). Every run gets its own MCPCTL_HOME, and
+// `$BROWSER` is a redirect follower so OAuth sign-in runs headless.
+//
+// MCPCTL_CONFORMANCE_PROTOCOL: `auto` (default) lets mcpctl pick the era itself, as a user gets
+// it; `explicit` adds `--protocol modern` (2026-07-28) or `--protocol legacy` (older wire
+// versions) to every command, for when the suite's version should be followed instead.
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -14,6 +21,7 @@ const mcpctl = resolve(here, "../apps/cli/bin/mcpctl.mjs")
 const url = process.argv.at(-1)
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ""
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}")
+const wireVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION
 const home = mkdtempSync(join(tmpdir(), "mcpctl-conformance-"))
 
 /** The client ID metadata document URL the suite's CIMD scenario expects mcpctl to offer. */
@@ -25,11 +33,17 @@ const env = {
   BROWSER: `${process.execPath} ${join(here, "browser-follow.mjs")}`
 }
 
+const protocolFlags = () => {
+  if (process.env.MCPCTL_CONFORMANCE_PROTOCOL !== "explicit" || wireVersion === undefined) return []
+  return ["--protocol", wireVersion >= "2026-07-28" ? "modern" : "legacy"]
+}
+
 /** Runs `mcpctl ARGS…`, passing its output through (the suite shows it when a scenario fails). */
 const run = (args) =>
   new Promise((resolvePromise) => {
-    process.stderr.write(`$ mcpctl ${args.join(" ")}\n`)
-    const child = spawn(process.execPath, [mcpctl, ...args], { env, stdio: ["ignore", "pipe", "inherit"] })
+    const all = [...args, ...protocolFlags()]
+    process.stderr.write(`$ mcpctl ${all.join(" ")}\n`)
+    const child = spawn(process.execPath, [mcpctl, ...all], { env, stdio: ["ignore", "pipe", "inherit"] })
     let stdout = ""
     child.stdout.on("data", (d) => {
       stdout += d
@@ -37,6 +51,16 @@ const run = (args) =>
     })
     child.on("close", (code) => resolvePromise({ code: code ?? 1, stdout }))
   })
+
+/** `mcpctl ARGS… --json`, its document parsed (undefined when stdout is not one). */
+const runJson = async (args) => {
+  const result = await run([...args, "--json"])
+  try {
+    return { ...result, doc: JSON.parse(result.stdout) }
+  } catch {
+    return { ...result, doc: undefined }
+  }
+}
 
 /** The server as mcpctl sees it: `--url`, or a settings file when the scenario needs OAuth settings. */
 const serverFlags = (oauth) => {
@@ -46,50 +70,164 @@ const serverFlags = (oauth) => {
   return ["--config", file]
 }
 
-/** Scenario → what a user would type. `--yes` approves the permission ask (and accepts elicitations with defaults). */
-const plan = () => {
-  switch (scenario) {
-    case "initialize":
-      return [["tools", "--json", ...serverFlags()]]
-    case "tools_call":
-      return [["call", "mcp__adhoc__add_numbers", "a=5", "b=3", "--yes", ...serverFlags()]]
-    case "elicitation-sep1034-client-defaults":
-      return [["call", "mcp__adhoc__test_client_elicitation_defaults", "--yes", ...serverFlags()]]
-    case "sse-retry":
-      return [["call", "mcp__adhoc__test_reconnection", "--yes", ...serverFlags()]]
-    case "auth/pre-registration":
-      return [["call", "mcp__adhoc__test-tool", "--auth", "--yes",
-        ...serverFlags({ clientId: context.client_id, clientSecret: context.client_secret })]]
-    case "auth/basic-cimd":
-      return [["call", "mcp__adhoc__test-tool", "--auth", "--yes", ...serverFlags({ clientMetadataUrl: CLIENT_METADATA_URL })]]
-    case "auth/client-credentials-basic":
-      return [["call", "mcp__adhoc__test-tool", "--yes",
-        ...serverFlags({ grantType: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret })]]
-    case "auth/client-credentials-jwt": {
-      const keyFile = join(home, "client-key.pem")
-      writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 })
-      return [["call", "mcp__adhoc__test-tool", "--yes", ...serverFlags({
-        grantType: "client_credentials",
-        clientId: context.client_id,
-        privateKeyFile: keyFile,
-        signingAlgorithm: context.signing_algorithm
-      })]]
-    }
-    default:
-      if (scenario.startsWith("auth/")) return [["call", "mcp__adhoc__test-tool", "--auth", "--yes", ...serverFlags()]]
-      return [["tools", "--json", ...serverFlags()]]
-  }
+/** A file in the run's home holding `text` (secrets go in files, as a user's settings would have them). */
+const secretFile = (name, text) => {
+  const file = join(home, name)
+  writeFileSync(file, text, { mode: 0o600 })
+  return file
 }
 
-let code = 0
-try {
-  for (const args of plan()) {
-    const result = await run(args)
-    if (result.code !== 0) {
-      code = result.code
-      break
+/** The smallest arguments a tool's input schema accepts, one value per required property. */
+const minimalArguments = (schema) => {
+  const sample = (p) => {
+    const type = Array.isArray(p?.type) ? p.type[0] : p?.type
+    if (p?.default !== undefined) return p.default
+    if (Array.isArray(p?.enum) && p.enum.length > 0) return p.enum[0]
+    switch (type) {
+      case "number":
+      case "integer":
+        return 1
+      case "boolean":
+        return true
+      case "object":
+        return {}
+      case "array":
+        return []
+      case "null":
+        return null
+      default:
+        return "x"
     }
   }
+  return Object.fromEntries((schema?.required ?? []).map((k) => [k, sample(schema?.properties?.[k])]))
+}
+
+/** `call` of a tool by the name `tools --json` gave it, with JSON arguments; `--yes` answers asks and forms. */
+const call = (name, args = {}) => run(["call", name, "--args", JSON.stringify(args), "--yes", ...serverFlags()])
+
+/** The server's own tool name → mcpctl's qualified name (mcpctl normalizes names; `tools --json` says how). */
+const qualified = (tools, own) => tools.find((t) => t.tool === own)?.name ?? `mcp__adhoc__${own}`
+
+/** Runs steps in order, all of them (a failed step still lets later ones exercise their checks); the first failure's code. */
+const steps = async (...fs) => {
+  let code = 0
+  for (const f of fs) {
+    const c = codeOf(await f())
+    if (c !== 0 && code === 0) code = c
+  }
+  return code
+}
+
+/** A step's exit code: steps give either `run`'s result or a number. */
+const codeOf = (result) => (typeof result === "number" ? result : result.code)
+
+/** Lists the tools, then runs `then(tools)`; a listing that failed is the scenario's failure. */
+const withTools = async (then) => {
+  const listed = await runJson(["tools", ...serverFlags()])
+  const tools = listed.doc?.tools
+  if (listed.code !== 0 || !Array.isArray(tools)) return listed.code || 1
+  return codeOf(await then(tools)) || (listed.doc.errors?.length > 0 ? 4 : 0)
+}
+
+/** Every listed tool, resource and prompt used once: each kind of request the suite watches for. */
+const everything = async () => {
+  const tools = await withTools((ts) => steps(...ts.map((t) => () => call(t.name, minimalArguments(t.inputSchema)))))
+  const listed = await runJson(["resources", ...serverFlags()])
+  const reads = (listed.doc?.resources ?? []).map((r) => () => run(["read", r.server, r.uri, ...serverFlags()]))
+  const prompts = await runJson(["prompts", ...serverFlags()])
+  const gets = (prompts.doc?.prompts ?? []).map((p) => () => run(["prompt", p.server, p.name, ...serverFlags()]))
+  const rest = await steps(...reads, ...gets)
+  return tools || listed.code || prompts.code || rest
+}
+
+/** The auth scenarios' one protected tool, signing in inline. */
+const authCall = (oauth, ...extra) => run(["call", "mcp__adhoc__test-tool", ...extra, "--yes", ...serverFlags(oauth)])
+
+/** Scenario → what a user would type. */
+const scenarios = {
+  initialize: () => run(["tools", "--json", ...serverFlags()]),
+  // The context names the calls when the suite gives them; 0.1.x does not.
+  tools_call: () =>
+    context.toolCalls
+      ? withTools((tools) => steps(...context.toolCalls.map((c) => () => call(qualified(tools, c.name), c.arguments))))
+      : run(["call", "mcp__adhoc__add_numbers", "a=5", "b=3", "--yes", ...serverFlags()]),
+  "elicitation-sep1034-client-defaults": () => call("mcp__adhoc__test_client_elicitation_defaults"),
+  "sse-retry": () => call("mcp__adhoc__test_reconnection"),
+  "request-metadata": () => run(["tools", "--json", ...serverFlags()]),
+  // SEP-2322: each tool answers input_required (an elicitation form) until retried with the
+  // answers; `--yes` accepts the form with its defaults. The unrelated call sits between the
+  // multi-round ones, so no state of theirs may leak into it.
+  "sep-2322-client-request-state": () =>
+    withTools((tools) =>
+      steps(
+        ...["test_mrtr_echo_state", "test_mrtr_unrelated", "test_mrtr_no_state", "test_mrtr_no_result_type"]
+          .map((own) => () => call(qualified(tools, own)))
+      )
+    ),
+  // SEP-2243: Mcp-Method / Mcp-Name on every kind of request.
+  "http-standard-headers": everything,
+  // SEP-2243: Mcp-Param-* headers mirrored from the arguments the suite names in its context.
+  "http-custom-headers": () =>
+    withTools((tools) => steps(...(context.toolCalls ?? []).map((c) => () => call(qualified(tools, c.name), c.arguments)))),
+  // SEP-2243: tools with an invalid x-mcp-header must not be offered; every tool mcpctl lists is called.
+  "http-invalid-tool-headers": () =>
+    withTools((tools) => steps(...tools.map((t) => () => call(t.name, minimalArguments(t.inputSchema))))),
+  "json-schema-ref-no-deref": () => run(["tools", "--json", ...serverFlags()]),
+  // SEP-1613/2106: the focal tool's schema as `tools --json` shows it, echoed back through a call.
+  "json-schema-2020-12-preservation": () =>
+    withTools((tools) => {
+      const focal = tools.find((t) => t.tool === "json_schema_2020_12_tool")
+      if (!focal) return 1
+      return call(qualified(tools, "json_schema_echo"), { schema: focal.inputSchema })
+    }),
+  "auth/pre-registration": () =>
+    authCall({ clientId: context.client_id, clientSecret: context.client_secret }, "--auth"),
+  "auth/basic-cimd": () => authCall({ clientMetadataUrl: CLIENT_METADATA_URL }, "--auth"),
+  "auth/client-credentials-basic": () =>
+    authCall({ grantType: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret }),
+  "auth/client-credentials-jwt": () =>
+    authCall({
+      grantType: "client_credentials",
+      clientId: context.client_id,
+      privateKeyFile: secretFile("client-key.pem", context.private_key_pem),
+      signingAlgorithm: context.signing_algorithm
+    }),
+  // The next three use `oauth` modes mcpctl does not have yet (issue 10 asks for them); the
+  // settings below are the proposed shape, which mcpctl today rejects or ignores with a warning.
+  // DPoP (RFC 9449): sign in as usual, tokens bound to a key kept beside them.
+  "auth/dpop": () => authCall({ dpop: true }, "--auth"),
+  "auth/dpop-nonce": () => authCall({ dpop: true }, "--auth"),
+  // Workload identity federation: the workload's JWT (a file) as an RFC 7523 jwt-bearer grant.
+  "auth/wif-jwt-bearer": () =>
+    authCall({
+      grantType: "jwt-bearer",
+      clientId: context.client_id,
+      assertionFile: secretFile("workload.jwt", context.valid_jwt ?? "")
+    }),
+  // Enterprise-managed authorization (cross-app access): the IdP's ID token exchanged at the IdP
+  // for an ID-JAG (RFC 8693), then the ID-JAG for an access token (RFC 7523).
+  "auth/enterprise-managed-authorization": () =>
+    authCall({
+      grantType: "cross-app-access",
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+      idpTokenEndpoint: context.idp_token_endpoint,
+      idpClientId: context.idp_client_id,
+      idTokenFile: secretFile("idp-id-token.jwt", context.idp_id_token ?? "")
+    })
+}
+
+const plan = () => {
+  const f = scenarios[scenario]
+  if (f) return f()
+  if (scenario.startsWith("auth/")) return authCall(undefined, "--auth")
+  // Anything else (the skills extension's scenarios, new ones): list what the server offers.
+  return run(["tools", "--json", ...serverFlags()])
+}
+
+let code = 1
+try {
+  code = codeOf(await plan())
 } finally {
   rmSync(home, { recursive: true, force: true })
 }

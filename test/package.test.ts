@@ -145,7 +145,7 @@ describe("the packed packages, installed as a user installs them", () => {
       }
     }
     const testingFiles = packed["@mcpctl/testing"]!.files.map((f) => f.path)
-    for (const fixture of ["echo-server.mjs", "stubborn-server.mjs", "stubborn-wrapper.sh"]) {
+    for (const fixture of ["echo-server.mjs", "stubborn-server.mjs", "stubborn-wrapper.sh", "v2-catalog.mjs", "v2-http-server.mjs", "v2-stdio-server.mjs"]) {
       expect(testingFiles).toContain(`dist/fixtures/${fixture}`)
     }
     expect(packed["mcpctl"]!.files.map((f) => f.path).sort()).toEqual(
@@ -274,16 +274,21 @@ console.log(JSON.stringify({
     const env = { MCPCTL_HOME: join(tmp, "home") }
     expect((await ok(mcpctl, ["--version"], { cwd: join(tmp, "work"), env })).trim()).toBe(manifest.version)
     // examples/settings.json starts servers from the repository's node_modules; this one is the
-    // echo fixture shipped in the installed @mcpctl/testing.
+    // echo fixture shipped in the installed @mcpctl/testing, and its SDK v2 stdio server (whose
+    // SDK v2 dependencies come with the package).
     const settings = join(tmp, "settings.json")
     const echoServer = join(consumer, "node_modules/@mcpctl/testing/dist/fixtures/echo-server.mjs")
-    writeFileSync(settings, JSON.stringify({ mcpServers: { echo: { command: "node", args: [echoServer] } } }))
+    const v2Server = join(consumer, "node_modules/@mcpctl/testing/dist/fixtures/v2-stdio-server.mjs")
+    writeFileSync(settings, JSON.stringify({
+      mcpServers: { echo: { command: "node", args: [echoServer] }, v2: { command: "node", args: [v2Server] } }
+    }))
     const tools = JSON.parse(await ok(mcpctl, ["tools", "--config", settings, "--json"], { cwd: join(tmp, "work"), env })) as {
       readonly tools: ReadonlyArray<{ readonly name: string }>
       readonly errors: ReadonlyArray<unknown>
     }
     expect(tools.errors).toEqual([])
     expect(tools.tools.map((t) => t.name)).toContain("mcp__echo__echo")
+    expect(tools.tools.map((t) => t.name)).toContain("mcp__v2__regional_echo")
   })
 
   it("examples/library.ts (run by the testing project) is the README block, exported", () => {

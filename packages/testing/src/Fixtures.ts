@@ -17,6 +17,8 @@ import {
 import { transportOf } from "@mcpctl/core/SettingsLoad"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -53,6 +55,45 @@ export const stubbornWrapper: string = fileURLToPath(new URL("./fixtures/stubbor
  * `--stubborn` a server and grandchild that only SIGKILL ends. Options in its header comment.
  */
 export const hostileServer: string = fileURLToPath(new URL("./fixtures/hostile-server.mjs", import.meta.url))
+
+/**
+ * Real SDK v2 servers speaking both eras (2026-07-28 and 2025-era), one catalogue
+ * (`fixtures/v2-catalog.mjs`): echo, add, era (which era served the call), regional_echo (an
+ * `x-mcp-header` parameter; answers the `Mcp-Param-Region` header it got), deploy (multi round-trip
+ * `input_required`: a confirmation form, then a reason form with `requestState`), add_tool (changes
+ * the tool list), the resource `info://server` and the prompt `greet`. `--modern-only` rejects
+ * 2025-era clients.
+ *
+ * The HTTP one is stateless Streamable HTTP (`createMcpHandler`) at `/mcp` of 127.0.0.1,
+ * `--port PORT` (default any, printed as "listening URL"); start it with {@link httpServer}.
+ */
+export const v2HttpServer: string = fileURLToPath(new URL("./fixtures/v2-http-server.mjs", import.meta.url))
+
+/** The stdio SDK v2 server of {@link v2HttpServer}'s catalogue (`serveStdio`; the era is chosen by the opening message). */
+export const v2StdioServer: string = fileURLToPath(new URL("./fixtures/v2-stdio-server.mjs", import.meta.url))
+
+/**
+ * An HTTP fixture server (`node <script> <args…>` printing "listening URL" on stdout, like
+ * {@link v2HttpServer}) for the scope: its URL and pid; killed when the scope closes.
+ */
+export const httpServer = (
+  script: string,
+  args: ReadonlyArray<string> = []
+): Effect.Effect<{ readonly url: string; readonly pid: number }, Error, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.async<{ url: string; pid: number; kill: () => void }, Error>((resume) => {
+      const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "inherit"] })
+      let text = ""
+      child.stdout.on("data", (chunk) => {
+        text += chunk
+        const m = /listening (\S+)/.exec(text)
+        if (m) resume(Effect.succeed({ url: m[1]!, pid: child.pid!, kill: () => child.kill("SIGKILL") }))
+      })
+      child.on("exit", (code) => resume(Effect.fail(new Error(`${script} exited (${code}) before listening`))))
+      return Effect.sync(() => child.kill("SIGKILL"))
+    }),
+    (s) => Effect.sync(() => s.kill())
+  ).pipe(Effect.map(({ pid, url }) => ({ url, pid })))
 
 // ---------------------------------------------------------------------------------------------
 // Resolved servers
