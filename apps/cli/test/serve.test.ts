@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { spawn } from "node:child_process"
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { cliBin, repoRoot, serveTransport, workspace } from "./support.js"
 
@@ -81,6 +81,71 @@ describe("mcpctl serve", () => {
       await new Promise((resolve) => child.once("exit", resolve))
     }
   })
+})
+
+/** A v2 client in one era: `legacy` (initialize, sessions) or `modern` (2026-07-28 pinned: no initialize). */
+const clientIn = (era: "legacy" | "modern") =>
+  new Client({ name: "test", version: "1" }, {
+    versionNegotiation: { mode: era === "modern" ? { pin: "2026-07-28" } : "legacy" }
+  })
+
+describe("mcpctl serve speaks both eras", () => {
+  for (const era of ["legacy", "modern"] as const) {
+    it(`a ${era} client over stdio lists and calls tools; denied tools are refused`, async () => {
+      const client = clientIn(era)
+      await client.connect(serveTransport(["--config", settings], { MCPCTL_HOME: ws.home }))
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25")
+        await exercise(client)
+        const denied = await client.callTool({ name: "mcp__echo__destructive_thing", arguments: {} })
+        expect(denied.isError).toBe(true)
+        expect(JSON.stringify(denied.content)).toContain("denied")
+      } finally {
+        await client.close()
+      }
+    })
+
+    it(`a ${era} client over stdio hears of catalogue changes (${era === "modern" ? "subscriptions/listen" : "list_changed"})`, async () => {
+      const toolsFile = join(ws.dir, `tools-${era}.json`)
+      writeFileSync(toolsFile, JSON.stringify([{ name: "one" }]))
+      const changing = ws.settings(`serve-changing-${era}.json`, {
+        mcpServers: { calc: { command: "node", args: [fixtures.toolsServer, "--tools", toolsFile], pin: false } },
+        permissions: { allow: ["mcp__calc"] }
+      })
+      const client = clientIn(era)
+      await client.connect(serveTransport(["--config", changing], { MCPCTL_HOME: ws.home }))
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["mcp__calc__one"])
+        const changed = new Promise<void>((resolve) => client.setNotificationHandler("notifications/tools/list_changed", () => resolve()))
+        if (era === "modern") await client.listen({ toolsListChanged: true })
+        writeFileSync(toolsFile, JSON.stringify([{ name: "one" }, { name: "two" }]))
+        await changed
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["mcp__calc__one", "mcp__calc__two"])
+      } finally {
+        await client.close()
+      }
+    })
+
+    it(`a ${era} client over HTTP lists and calls tools; denied tools are refused; the token is needed`, async () => {
+      const { child, ready } = serveHttp()
+      try {
+        const { token, url } = await ready
+        const anonymous = clientIn(era)
+        await expect(anonymous.connect(new StreamableHTTPClientTransport(new URL(url)))).rejects.toThrow()
+        const client = clientIn(era)
+        await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+        expect(client.getNegotiatedProtocolVersion()).toBe(era === "modern" ? "2026-07-28" : "2025-11-25")
+        await exercise(client)
+        const denied = await client.callTool({ name: "mcp__echo__destructive_thing", arguments: {} })
+        expect(denied.isError).toBe(true)
+        expect(JSON.stringify(denied.content)).toContain("denied")
+        await client.close()
+      } finally {
+        child.kill("SIGINT")
+        await new Promise((resolve) => child.once("exit", resolve))
+      }
+    })
+  }
 })
 
 describe("mcpctl serve --http refuses what is not loopback", () => {

@@ -7,17 +7,19 @@
  * 127.0.0.1 (one gateway per session). This module loads the SDK's server side: hosts that serve
  * only sometimes (the CLI) import it when they do.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
+import { serveStdio as serveStdioEras } from "@modelcontextprotocol/server/stdio"
 import { Server } from "@modelcontextprotocol/server"
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
 import { McpConfig } from "../config/McpConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
 import { outputBudget } from "../content/Budget.js"
@@ -42,8 +44,9 @@ import {
   toProtocolError
 } from "./GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
-import { type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
+import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
 import { indexPrompts, indexResources } from "./GatewayCatalog.js"
+import { headerParams } from "./ParamHeaders.js"
 
 /** How the gateway introduces itself. */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
@@ -78,16 +81,26 @@ export interface GatewayOptions {
   readonly toolSearch?: boolean | undefined
 }
 
+/** How one gateway server is built: whether it tells its client of catalogue changes itself. */
+interface GatewayBuild extends GatewayOptions {
+  /**
+   * Default true: the server sends `list_changed` on its connection (a legacy session, a stdio
+   * connection, or a modern stdio connection's `subscriptions/listen`). A stateless HTTP
+   * request's server answers one request; its clients hear of changes on the endpoint's
+   * subscription streams instead (`watchCatalog`).
+   */
+  readonly pushChanges?: boolean | undefined
+}
+
 /**
  * Builds the gateway server. Tools denied by the rules are not listed at all, nor tools whose
  * definition changed since it was pinned (until trusted); asks are decided by whatever Prompter
  * the Permission layer was built with (`serve` has no terminal: `--yes` or deny).
  */
-export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function*() {
+export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*() {
   const registry = yield* ToolRegistry
   const permission = yield* Permission
   const config = yield* McpConfig
-  const pool = yield* ConnectionPool
   const runExit = Runtime.runPromiseExit(yield* Effect.runtime<ConnectionPool>())
   // Runs a handler's effect; its failure is thrown as a JSON-RPC error (the upstream code kept,
   // one clean message), and the client cancelling the request (or going away) interrupts it.
@@ -203,29 +216,40 @@ export const makeGateway = (options: GatewayOptions = {}) => Effect.gen(function
   server.setRequestHandler("logging/setLevel", (request) => run(setLevelEverywhere(request.params.level, denied)))
 
   // A server's catalogue changed (or it went away): tell our client to list again.
+  if (options.pushChanges !== false) {
+    const push = (send: () => Promise<void>) => () => void send().catch(() => undefined)
+    yield* watchCatalog({
+      tools: push(() => server.sendToolListChanged()),
+      resources: push(() => server.sendResourceListChanged()),
+      prompts: push(() => server.sendPromptListChanged())
+    })
+  }
+  return server
+})
+
+/**
+ * Calls `notify` whenever the catalogue may have changed, while the scope lasts: a server's list
+ * changed (or it went away), or a tool was trusted from another process (`mcpctl trust`).
+ */
+export const watchCatalog = (notify: CatalogNotify) => Effect.gen(function*() {
+  const pool = yield* ConnectionPool
   yield* pool.events.subscribe.pipe(
     Effect.flatMap((events) =>
       events.take.pipe(
-        Effect.flatMap((event) =>
-          Effect.promise(() =>
-            (event._tag === "ListChanged" && event.list === "resources"
-              ? server.sendResourceListChanged()
-              : event._tag === "ListChanged" && event.list === "prompts"
-              ? server.sendPromptListChanged()
-              : server.sendToolListChanged()).catch(() => undefined)
-          )
+        Effect.map((event) =>
+          event._tag === "ListChanged" && event.list === "resources"
+            ? notify.resources()
+            : event._tag === "ListChanged" && event.list === "prompts"
+            ? notify.prompts()
+            : notify.tools()
         ),
         Effect.forever
       )
     ),
     Effect.forkScoped
   )
-  // A tool trusted from another process (`mcpctl trust`) shows up again: tell the client to list.
   const pins = yield* Effect.serviceOption(Pins)
-  if (Option.isSome(pins)) {
-    yield* pins.value.watch(Effect.promise(() => server.sendToolListChanged().catch(() => undefined)))
-  }
-  return server
+  if (Option.isSome(pins)) yield* pins.value.watch(Effect.sync(() => notify.tools()))
 })
 
 /** What a forwarded call needs of its request: cancellation, the progress token, a way to notify. */
@@ -247,7 +271,6 @@ const progressTo = (
     ? undefined
     : (p: { progress: number; total?: number; message?: string }) =>
       void send({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined)
-
 
 // ---------------------------------------------------------------------------------------------
 // Serving
@@ -295,13 +318,38 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
   static readonly layerHttp = (options: HttpOptions & GatewayOptions): Layer.Layer<Gateway, UsageError, GatewayRequirements> =>
     Layer.scoped(
       this,
-      Effect.map(serveHttp(options, makeGateway(options)), ({ address, token }) => Gateway.of({ address, token, closed: Effect.never }))
+      Effect.map(
+        serveHttp(options, {
+          session: makeGateway(options),
+          request: Effect.scoped(makeGateway({ ...options, pushChanges: false })),
+          watch: watchCatalog,
+          paramHeaders: (name) =>
+            Effect.flatMap(ToolRegistry, (registry) => registry.resolve(name)).pipe(
+              Effect.map((tool) => headerParams(tool.inputSchema)),
+              Effect.orElseSucceed(() => [])
+            )
+        }),
+        ({ address, token }) => Gateway.of({ address, token, closed: Effect.never })
+      )
     )
 }
 
+/**
+ * Serves stdin/stdout in the era the client opens with (the SDK's `serveStdio` decides): a
+ * `server/discover` or a request carrying the 2026-07-28 `_meta` envelope pins the connection
+ * modern (catalogue changes on `subscriptions/listen`), an `initialize` pins it legacy
+ * (`list_changed` as before). Each gateway instance the SDK asks for (a discarded probe one too)
+ * has its own scope, closed with it.
+ */
 const serveStdio = (options: GatewayOptions) => Effect.gen(function*() {
-  const server = yield* makeGateway(options)
-  const transport = new StdioServerTransport()
+  const parent = yield* Effect.scope
+  const runtime = yield* Effect.runtime<GatewayRequirements>()
+  const instance = Effect.gen(function*() {
+    const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
+    const server = yield* makeGateway(options).pipe(Scope.extend(scope))
+    server.onclose = () => void Runtime.runPromise(runtime)(Scope.close(scope, Exit.void)).catch(() => undefined)
+    return server
+  })
   // Listening before anything else runs: an end of input must not slip past unseen.
   const ended = yield* Deferred.make<void>()
   const end = () => Deferred.unsafeDone(ended, Exit.void)
@@ -316,7 +364,9 @@ const serveStdio = (options: GatewayOptions) => Effect.gen(function*() {
         process.stdin.off("close", end)
       })
   )
-  yield* Effect.acquireRelease(Effect.promise(() => server.connect(transport)), () =>
-    Effect.promise(() => server.close().catch(() => undefined)))
+  yield* Effect.acquireRelease(
+    Effect.sync(() => serveStdioEras(() => Runtime.runPromise(runtime)(instance))),
+    (handle) => Effect.promise(() => handle.close().catch(() => undefined))
+  )
   return Gateway.of({ address: "stdio", closed: Deferred.await(ended) })
 })

@@ -1,14 +1,23 @@
 /**
- * `Gateway.layerHttp`'s server: Streamable HTTP for one user. Every request must name the exact
- * endpoint, come with the run's bearer token (or over a 0600 Unix socket), carry at most one
- * body limit, and — on a port — loopback Host/Origin headers. Sessions start only with
- * `initialize`, are capped in number and closed after an idle time; a client that drops a
- * response cancels the calls it was waiting for. One gateway server and transport per session,
- * as the SDK requires, each with its own scope.
+ * `Gateway.layerHttp`'s server: Streamable HTTP for one user, in both protocol eras. Every
+ * request must name the exact endpoint, come with the run's bearer token (or over a 0600 Unix
+ * socket), carry at most one body limit, and — on a port — loopback Host/Origin headers; only
+ * then is its era looked at.
+ *
+ * - 2026-07-28 (modern): stateless. A request with the per-request `_meta` envelope (and no
+ *   `Mcp-Session-Id`) is answered by the SDK's `createMcpHandler`, which checks the envelope
+ *   against the `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers, answers
+ *   `server/discover`, and keeps `subscriptions/listen` streams open for catalogue changes.
+ *   One gateway server per request, nothing kept between requests.
+ * - 2025 (legacy): sessions. They start only with `initialize`, are capped in number and closed
+ *   after an idle time. One gateway server and transport per session, as the SDK requires, each
+ *   with its own scope.
+ *
+ * In both, a client that drops a response cancels the calls it was waiting for.
  */
-import { isInitializeRequest } from "@modelcontextprotocol/server"
+import { createMcpHandler, isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server"
 import type { Server } from "@modelcontextprotocol/server"
-import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node"
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -22,6 +31,7 @@ import * as fs from "node:fs/promises"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { connect } from "node:net"
 import { UsageError } from "../Errors.js"
+import { type HeaderParam, paramHeaderMismatch } from "../gateway/ParamHeaders.js"
 import {
   DEFAULT_MAX_BODY_BYTES,
   ENDPOINT_PATH,
@@ -41,12 +51,34 @@ export interface HttpServeOptions {
   readonly socket?: string | undefined
   /** The bearer token every request must carry; default a random one per run (none on a socket). */
   readonly token?: string | undefined
-  /** At most this many sessions at once (default 32); an `initialize` beyond gets 503. */
+  /**
+   * At most this many legacy sessions at once (default 32), an `initialize` beyond gets 503; and
+   * at most this many open 2026-07-28 `subscriptions/listen` streams (beyond: `-32603`).
+   */
   readonly maxSessions?: number | undefined
   /** A session without requests this long is closed (default 30 minutes). */
   readonly sessionIdleMs?: number | undefined
   /** The one body size limit, bytes (default 4 MiB). */
   readonly maxBodyBytes?: number | undefined
+}
+
+/** Who hears of catalogue changes: called once per change of each list. */
+export interface CatalogNotify {
+  readonly tools: () => void
+  readonly resources: () => void
+  readonly prompts: () => void
+}
+
+/** The gateway servers `serveHttp` builds, and the catalogue's changes. */
+export interface GatewayServers<R> {
+  /** A server for one legacy session, telling its client of changes itself; closed with the scope. */
+  readonly session: Effect.Effect<Server, never, R | Scope.Scope>
+  /** A server for one stateless (2026-07-28) request. */
+  readonly request: Effect.Effect<Server, never, R>
+  /** Calls `notify` on every catalogue change while the scope lasts. */
+  readonly watch: (notify: CatalogNotify) => Effect.Effect<void, never, R | Scope.Scope>
+  /** The header-bound arguments of a listed tool (`x-mcp-header`), none for a tool not listed. */
+  readonly paramHeaders: (tool: string) => Effect.Effect<ReadonlyArray<HeaderParam>, never, R>
 }
 
 export const DEFAULT_MAX_SESSIONS = 32
@@ -59,12 +91,22 @@ interface Session {
   active: number
 }
 
-const jsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+const jsonError = (
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: string | number | null = null
+) =>
   void res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify({
     jsonrpc: "2.0",
     error: { code, message },
-    id: null
+    id
   }))
+
+/** The JSON-RPC error of headers that disagree with the body (2026-07-28). */
+const HEADER_MISMATCH = -32020
 
 /** A socket path another live gateway listens on is refused; a stale one is removed. */
 const claimSocket = async (path: string): Promise<void> => {
@@ -80,9 +122,10 @@ const claimSocket = async (path: string): Promise<void> => {
   await fs.rm(path, { force: true })
 }
 
-/** Serves the gateway built by `makeServer` (one per session) over HTTP, until the scope closes. */
-export const serveHttp = <R>(options: HttpServeOptions, makeServer: Effect.Effect<Server, never, R | Scope.Scope>) =>
+/** Serves the gateway (one server per legacy session or modern request) over HTTP, until the scope closes. */
+export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<R>) =>
   Effect.gen(function*() {
+    const makeServer = servers.session
     const socket = options.socket
     const token = options.token ?? (socket === undefined ? newToken() : undefined)
     const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS
@@ -110,6 +153,31 @@ export const serveHttp = <R>(options: HttpServeOptions, makeServer: Effect.Effec
       yield* Effect.promise(() => server.connect(transport))
       return transport
     })
+
+    // The modern leg: strict 2026-07-28 (legacy traffic never reaches it, see `handle`).
+    const modern = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        // Open `subscriptions/listen` streams hold a connection each, like sessions: one cap for both.
+        createMcpHandler(() => runSession(servers.request), { legacy: "reject", maxRequestBodySize: maxBody, maxSubscriptions: maxSessions })
+      ),
+      (handler) => Effect.promise(() => handler.close().catch(() => undefined))
+    )
+    yield* servers.watch({
+      tools: () => modern.notify.toolsChanged(),
+      resources: () => modern.notify.resourcesChanged(),
+      prompts: () => modern.notify.promptsChanged()
+    })
+    const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBody })
+    /** Why a modern `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if they do. */
+    const paramMismatch = async (req: IncomingMessage, body: unknown): Promise<string | undefined> => {
+      const call = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null
+      if (call === null || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string") return undefined
+      const params = await runSession(servers.paramHeaders(call.params.name))
+      return paramHeaderMismatch(params, call.params.arguments, (name) => {
+        const value = req.headers[name.toLowerCase()]
+        return Array.isArray(value) ? value[0] : value
+      })
+    }
 
     const closeIdle = Effect.sync(() => {
       const t = now()
@@ -178,6 +246,16 @@ export const serveHttp = <R>(options: HttpServeOptions, makeServer: Effect.Effec
         body = read.value
       }
       const id = req.headers["mcp-session-id"]
+      // No session named and the body claims 2026-07-28 (the SDK's own classification): stateless.
+      if (id === undefined && req.method === "POST" && !(await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: maxBody }))) {
+        const mismatch = await paramMismatch(req, body)
+        if (mismatch !== undefined) {
+          const requestId = (body as { id?: unknown }).id
+          return jsonError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}`, {},
+            typeof requestId === "string" || typeof requestId === "number" ? requestId : null)
+        }
+        return serveModern(req, res, body)
+      }
       const existing = typeof id === "string" ? sessions.get(id) : undefined
       if (existing) {
         track(existing, res, requestIds(body))
