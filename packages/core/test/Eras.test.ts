@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Everything } from "@mcpctl/testing"
 import { config, httpServer, nodeServer, server, v2ErasServer, v2HttpServer, v2StdioServer } from "@mcpctl/testing/Fixtures"
-import { ConnectionPool, type PoolOptions } from "@mcpctl/core/ConnectionPool"
+import { ConnectionPool, type PoolOptions, probeTimeout } from "@mcpctl/core/ConnectionPool"
 import { Elicitation } from "@mcpctl/core/Elicitation"
 import { eraCacheFile } from "@mcpctl/core/EraCache"
 import * as CoreHost from "@mcpctl/core/Host"
@@ -316,4 +316,15 @@ describe("the modern era on the wire", () => {
         expect(m.params?._meta?.[CAPABILITIES_KEY]).toBeDefined()
       }
     }), 60_000)
+})
+
+describe("the era probe's wait (probeTimeout)", () => {
+  it("is 3 s at the default MCP_TIMEOUT, a tenth of a raised one, never more than MCP_TIMEOUT, and an explicit value wins", () => {
+    expect(probeTimeout(undefined, 30_000)).toBe(3_000)
+    // A loaded machine's MCP_TIMEOUT: the probe waits in proportion, so a slow answer is not taken for no answer.
+    expect(probeTimeout(undefined, 120_000)).toBe(12_000)
+    expect(probeTimeout(undefined, 1_000)).toBe(1_000)
+    expect(probeTimeout(300, 120_000)).toBe(300)
+    expect(probeTimeout(5_000, 2_000)).toBe(2_000)
+  })
 })

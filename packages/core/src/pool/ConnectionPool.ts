@@ -109,9 +109,18 @@ export interface PoolOptions {
    * lists). Default true; one-shot commands turn it off (nothing they hold outlives the run).
    */
   readonly listen?: boolean | undefined
-  /** How long `auto`'s era probe waits (ms); default 3 s, never more than the connect timeout. */
+  /** How long `auto`'s era probe waits (ms); default {@link probeTimeout}. */
   readonly probeTimeoutMs?: number | undefined
 }
+
+/**
+ * How long `auto`'s era probe waits: `probeTimeoutMs` when given, else a tenth of the connect
+ * timeout (MCP_TIMEOUT) but at least 3 s; never more than the connect timeout. A user who raises
+ * MCP_TIMEOUT for a slow machine or server gets a probe that waits in proportion: a fixed 3 s
+ * probe that times out on a loaded machine sends a modern server `initialize` instead.
+ */
+export const probeTimeout = (probeTimeoutMs: number | undefined, connectTimeoutMs: number): number =>
+  Math.min(probeTimeoutMs ?? Math.max(3_000, Math.round(connectTimeoutMs / 10)), connectTimeoutMs)
 
 /** One live connection per server; status of all of them. */
 export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
@@ -224,7 +233,7 @@ export function make(options: PoolOptions) {
       open,
       protocolOf: (server: ResolvedServer): Protocol => options.protocol ?? server.config.protocol ?? "auto",
       home: config.home,
-      probeTimeoutMs: Math.min(options.probeTimeoutMs ?? 3_000, config.limits.connectTimeoutMs)
+      probeTimeoutMs: probeTimeout(options.probeTimeoutMs, config.limits.connectTimeoutMs)
     }
 
     const debug = (name: string, message: string) => Effect.annotateLogs(Effect.logDebug(message), { server: name })
