@@ -107,7 +107,11 @@ export const classifyConnectError = (
   protocol?: Protocol | undefined
 ): { readonly error: ServerUnavailable; readonly fallback: boolean } => {
   const { cause, diagnostics } = failure
-  if (isVersionError(cause)) {
+  // undici's bare "fetch failed" hides the reason (refused, DNS, TLS) in its cause: say it,
+  // naming the host as the settings wrote it (displayUrl), never a value spliced in from a variable.
+  // A probe that never reached the server is an outage, not a version the server refused.
+  const network = "url" in server.config ? networkFailure(cause, displayUrl(server)) : undefined
+  if (isVersionError(cause) && network === undefined) {
     return {
       fallback: false,
       error: new ServerUnavailable({ server: server.name, status: "failed", message: versionErrorMessage(server.name, cause, protocol) })
@@ -126,9 +130,6 @@ export const classifyConnectError = (
   const tail = diagnostics ? `\n--- last output of the server ---\n${diagnostics.trimEnd()}` : ""
   // The URL may carry a token in its query or user info: never print it as is.
   const where = "url" in server.config ? displayUrl(server) : server.config.command
-  // undici's bare "fetch failed" hides the reason (refused, DNS, TLS) in its cause: say it,
-  // naming the host as the settings wrote it (displayUrl), never a value spliced in from a variable.
-  const network = "url" in server.config ? networkFailure(cause, displayUrl(server)) : undefined
   return {
     fallback: shouldFallBackToSse(cause),
     error: new ServerUnavailable({
