@@ -193,8 +193,9 @@ layer(hostLayer(), { timeout: 60_000 })("Resources against server-everything (st
 })
 
 /**
- * Like server-postgres and server-puppeteer: `resources` declared, `resources/list` answered,
- * `resources/templates/list` not implemented (-32601), and no prompts method at all.
+ * A fixture shaped like server-postgres and server-puppeteer: `resources` declared and
+ * `resources/list` answered, while `resources/templates/list` and the prompts methods get the
+ * SDK's own -32601 Method not found (no handler is registered for them).
  */
 const withoutTemplates = () => {
   const server = new Server({ name: "pg", version: "1" }, { capabilities: { resources: {}, prompts: {} } })
