@@ -3,7 +3,7 @@
 // this file matches it.
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import { Permission } from "@mcpctl/core/Permission"
+import { Permission, Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { InMemory } from "@mcpctl/testing"
 import { Effect, Layer } from "effect"
@@ -17,9 +17,11 @@ const transport = InMemory.layer({
     { name: "search", annotations: { readOnlyHint: true }, call: (args) => InMemory.text(`found ${args.q}`) }
   ])
 })
+// The settings' rules decide; nobody to ask (an unmatched call fails with exit code 3's error).
+export const permission = Permission.layer.pipe(Layer.provide(Layer.merge(Prompter.layerNone, RuleWriter.layerNoop)))
 export const host = ToolRegistry.layer.pipe(
   Layer.provideMerge(ConnectionPool.layer.pipe(Layer.provide(transport))),
-  Layer.provideMerge(Permission.layerAllowAll),
+  Layer.provideMerge(permission),
   Layer.provideMerge(config)
 )
 

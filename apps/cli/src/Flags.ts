@@ -86,7 +86,7 @@ export const name = Options.text("name").pipe(
 
 /**
  * `--protocol`: the protocol era of every server for this run, over their `protocol` settings
- * (README, Protocol eras).
+ * (docs/protocol.md).
  */
 export const protocol = Options.choice("protocol", ["auto", "modern", "legacy"]).pipe(
   Options.optional,

@@ -3,7 +3,7 @@
  * built CLI as a user runs it (`npm run soak`; several seconds each on a small machine): 50
  * stubborn servers and Ctrl-C, 50 and a second Ctrl-C, a kill -9 loop, and the peak memory of
  * mcpctl against endless answers over stdio, Streamable HTTP (JSON and an event stream) with
- * the default 32 MiB limit. Each test prints its figure (README, "Reliability").
+ * the default 32 MiB limit. Each test prints its figure (docs/reliability.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Processes } from "@mcpctl/testing"

@@ -1,5 +1,5 @@
 /**
- * The layout's rules, checked so they stay true (README, Layout): no import cycle anywhere in the
+ * The layout's rules, checked so they stay true (docs/architecture.md, Layout): no import cycle anywhere in the
  * packages or the CLI, no module re-exports a sibling, and the CLI composes core layers only: it
  * imports nothing from the MCP SDK.
  */

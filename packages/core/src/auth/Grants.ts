@@ -185,7 +185,7 @@ export const grantSignIn = (server: ResolvedServer, remote: RemoteServerConfig, 
     const provider = grantProvider(remote.oauth)
     if (!provider) {
       return yield* new ConfigError({
-        message: `oauth.grantType "${grant}" of ${server.name} lacks a setting it needs (see README, "oauth modes")`,
+        message: `oauth.grantType "${grant}" of ${server.name} lacks a setting it needs (see docs/guide.md, "Authorization as MCP 2026-07-28 asks")`,
         file: server.source,
         path: `mcpServers.${server.originalName}.oauth`
       })

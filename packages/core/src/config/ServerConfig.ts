@@ -54,7 +54,7 @@ export const OAuthOptions = Schema.Struct({
 export type OAuthOptions = typeof OAuthOptions.Type
 
 /**
- * Which protocol era mcpctl speaks with a server (README, Protocol eras): `modern` is MCP
+ * Which protocol era mcpctl speaks with a server (docs/protocol.md): `modern` is MCP
  * 2026-07-28 (no `initialize`; `server/discover`, per-request `_meta`), `legacy` the 2025-era
  * `initialize` handshake (2025-11-25, 06-18, 03-26), `auto` (the default) probes once and
  * remembers the verdict in `$MCPCTL_HOME/eras.json`.

@@ -3,7 +3,7 @@
  * gives two tools, `search_tools` (plain words → the matching tools' names, descriptions and
  * input schemas) and `call_tool` (runs one of them by name), plus the tools of servers marked
  * `"alwaysLoad": true`. A model pays for the schemas it looks up, not for the whole catalogue
- * (the README has the sizes on examples/settings.json). Calls through `call_tool` take the same
+ * (docs/guide.md has the sizes on examples/settings.json). Calls through `call_tool` take the same
  * path as direct ones: permissions, pins, timeouts, output budget. Pure definitions and results.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server"
