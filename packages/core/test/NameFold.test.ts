@@ -13,7 +13,7 @@ describe("look-alikes of a denied tool are denied", () => {
   const denied = rules({ allow: ["mcp__fs__*"], deny: ["mcp__fs__write_file"] })
   const decideFor = (tool: string) => decide(denied, `mcp__fs__${tool.replace(/[^A-Za-z0-9_-]/g, "_")}`, { server: "fs", tool })
 
-  it.each(["write-file", "WRITE_FILE", "Write.File", "wr\u0456te_file", "write_file\u200B", "w\u0433ite_file", "writ\u00e9_file", "wr1te_file"])(
+  it.each(["write-file", "WRITE_FILE", "Write.File", "wr\u0456te_file", "write_file\u200B", "w\u0433ite_file", "writ\u00e9_file", "wr1te_file", "writefile", "write__file", "w_rite_file", "write file", "-write_file-"])(
     "%j is denied by the exact rule, not allowed by the wildcard",
     (tool) => {
       expect(decideFor(tool)).toEqual({ behavior: "deny", rule: "mcp__fs__write_file" })

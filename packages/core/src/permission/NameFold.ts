@@ -32,11 +32,12 @@ const foldAscii = (s: string): string =>
   s.replace(/rn/g, "m").replace(/vv/g, "w").replace(/0/g, "o").replace(/[1i]/g, "l")
 
 /**
- * The folded form of a name or a rule part: lowercase ASCII letters and digits, `_` for any run
- * of separators, `?` for a letter that could be anything. `trim` drops separators at both ends
- * (whole names); prefixes keep theirs.
+ * The folded form of a name or a rule part: lowercase ASCII letters and digits, `?` for a letter
+ * that could be anything. Separators, punctuation and spaces are dropped altogether: a server that
+ * renames a denied `write_file` to `writefile` or `w_rite_file` renames nothing a reader would
+ * notice, so the deny must still hold (a name that differs only in separators is denied).
  */
-export const foldName = (text: string, options: { readonly trim?: boolean } = {}): string => {
+export const foldName = (text: string): string => {
   let out = ""
   for (const ch of text.normalize("NFKD")) {
     if (/\p{M}/u.test(ch)) continue // accents, combining marks
@@ -45,10 +46,9 @@ export const foldName = (text: string, options: { readonly trim?: boolean } = {}
     if (/[a-z0-9]/.test(lower)) out += lower
     else if (LOOKALIKES[lower] !== undefined) out += LOOKALIKES[lower]
     else if (/[\p{L}\p{N}]/u.test(lower)) out += WILDCARD
-    else out += "_" // separators, punctuation, spaces
+    // separators, punctuation and spaces: dropped
   }
-  out = foldAscii(out).replace(/_+/g, "_")
-  return options.trim === false ? out : out.replace(/^_+|_+$/g, "")
+  return foldAscii(out)
 }
 
 /** Whether two folded strings are equal, a `?` on the name's side matching any one character. */
@@ -61,7 +61,7 @@ export const foldedEquals = (rulePart: string, namePart: string): boolean =>
 
 /** Whether a folded name starts with a folded rule prefix (the prefix of `mcp__fs__write*`). */
 export const foldedStartsWith = (namePart: string, rulePrefix: string): boolean => {
-  const prefix = foldName(rulePrefix, { trim: false }).replace(/^_+/, "")
+  const prefix = foldName(rulePrefix)
   const name = foldName(namePart)
   return name.length >= prefix.length && sameChars(prefix, name.slice(0, prefix.length))
 }
