@@ -65,6 +65,31 @@ describe("explain", () => {
         expect(e.files.filter((f) => f.exists).map((f) => f.scope)).toEqual(["user", "local", "flag"])
       })))
 
+  it.effect("hides every secret that `get` hides: secret-looking args, defaults of references, OAuth secrets", () =>
+    withDirs(({ home, project }) =>
+      Effect.gen(function*() {
+        yield* Effect.promise(() => writeFile(Path.join(home, "settings.json"), JSON.stringify({
+          mcpServers: {
+            s: { command: "node", args: ["s.js", "--api-key=sk-literal0123456789abcdef", "--token", "plainsecret1", "ghp_0123456789abcdefghij", "--verbose"] },
+            r: {
+              url: "https://h/mcp",
+              headers: { Authorization: "Bearer ${T:-defaultsecret2}", "X-Mixed": "lit3ral${X}" },
+              env: { K: "${K:-envsecret4}" },
+              oauth: { clientId: "id", clientSecret: "clientsecret5", idpClientSecret: "idpsecret6" }
+            }
+          }
+        })))
+        const e = yield* explain({ cwd: project, home, env: {} })
+        const text = JSON.stringify(e)
+        for (const secret of ["sk-literal", "plainsecret1", "ghp_0123", "defaultsecret2", "lit3ral", "clientsecret5", "idpsecret6"]) {
+          expect(text, secret).not.toContain(secret)
+        }
+        const s = e.servers.find((x) => x.name === "s")!
+        expect(s.fields).toContainEqual(expect.objectContaining({ field: "args", value: ["s.js", "--api-key=REDACTED", "--token", "REDACTED", "REDACTED", "--verbose"] }))
+        const r = e.servers.find((x) => x.name === "r")!
+        expect(r.fields).toContainEqual(expect.objectContaining({ field: "headers.Authorization", value: "Bearer ${T:-REDACTED}" }))
+      })))
+
   it.effect("works while a variable is unset (loading would fail)", () =>
     withDirs(({ home, project }) =>
       Effect.gen(function*() {

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Path from "node:path"
 import { ConfigError } from "../Errors.js"
-import { REDACTED, redactUrl } from "../Redact.js"
+import { REDACTED, redactArgs, redactUrl, redactValue } from "../Redact.js"
 import { type HostFormat, type HostSettings, jsonLine, readHostSettings, tomlLine } from "./HostFormats.js"
 import type { Env, LoadOptions, MergedServer, Scope, ScopedSettings } from "./ServerConfig.js"
 import { decodeHostSettings, limitsFromEnv, mergeSettings, parseSettingsText, resolveHome, settingsFiles, transportOf } from "./SettingsLoad.js"
@@ -90,14 +90,20 @@ export function variablesOf(value: unknown, env: Env): ReadonlyArray<VariableUse
   return [...seen.values()]
 }
 
-const hidden = (v: unknown) => (typeof v === "string" && !v.includes("${") ? REDACTED : v)
+const hidden = (v: unknown) => (typeof v === "string" ? redactValue(v) : REDACTED)
 
-/** The value shown for a field: secrets hidden, references kept (pure). */
+/** OAuth fields that hold a secret (the others name files, URLs or variables). */
+const OAUTH_SECRETS = ["clientSecret", "idpClientSecret"] as const
+
+/** The value shown for a field: secrets hidden exactly as `get` hides them, references kept (pure). */
 const shownValue = (field: string, value: unknown): unknown => {
   if (/^(env|headers)\./.test(field)) return hidden(value)
+  if (field === "args" && Array.isArray(value)) return redactArgs(value.map(String))
   if (field === "url" && typeof value === "string") return redactUrl(value)
-  if (field === "oauth" && value && typeof value === "object" && "clientSecret" in value) {
-    return { ...value, clientSecret: hidden((value as { clientSecret: unknown }).clientSecret) }
+  if (field === "oauth" && value && typeof value === "object") {
+    const oauth = { ...(value as Record<string, unknown>) }
+    for (const key of OAUTH_SECRETS) if (oauth[key] !== undefined) oauth[key] = hidden(oauth[key])
+    return oauth
   }
   return value
 }
