@@ -8,7 +8,8 @@
  * Pure: the only input besides the text is `HostContext` (and its `readText` for `envFile`).
  */
 import * as Either from "effect/Either"
-import { findNodeAtLocation, type Node, parse as parseJsonc, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { findNodeAtLocation, type Node, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { dropUnsafeKeys, parseJsoncSafe, type SafeParse } from "./SafeJson.js"
 import * as Path from "node:path"
 import { parse as parseToml, TomlError } from "smol-toml"
 import type { HostInput } from "./ServerConfig.js"
@@ -403,10 +404,10 @@ const syntaxError = (file: string, text: string, offset: number, what: string) =
 }
 
 /** Parses a settings text as JSON with comments, or TOML for Codex; the parse error names the position. */
-export function parseHostText(text: string, file: string, toml: boolean): Either.Either<unknown, ConfigError> {
+export function parseHostText(text: string, file: string, toml: boolean): Either.Either<SafeParse, ConfigError> {
   if (toml) {
     try {
-      return Either.right(parseToml(text))
+      return Either.right(dropUnsafeKeys(parseToml(text)))
     } catch (e) {
       const at = e instanceof TomlError ? `:${e.line}:${e.column}` : ""
       return Either.left(new ConfigError({
@@ -417,9 +418,9 @@ export function parseHostText(text: string, file: string, toml: boolean): Either
     }
   }
   const errors: Array<ParseError> = []
-  const raw: unknown = text.trim() === "" ? {} : parseJsonc(text, errors, { allowTrailingComma: true })
+  const parsed = parseJsoncSafe(text, errors)
   if (errors.length > 0) return Either.left(syntaxError(file, text, errors[0]!.offset, printParseErrorCode(errors[0]!.error)))
-  return Either.right(raw)
+  return Either.right(parsed)
 }
 
 /**
@@ -443,12 +444,13 @@ export function readHostSettings(text: string, file: string, ctx: HostContext): 
   const tomlByName = file.toLowerCase().endsWith(".toml") || ctx.format === "codex"
   const parsed = parseHostText(text, file, tomlByName)
   if (Either.isLeft(parsed)) return Either.left(parsed.left)
-  const raw = parsed.right
+  const raw = parsed.right.value
   if (!isObject(raw)) {
     return Either.left(new ConfigError({ message: `${file}: the settings must be a JSON object like {"mcpServers": {...}}.`, file }))
   }
   const format = ctx.format ?? detectFormat(file, raw)
-  const out: Collected = { servers: [], unhonoured: [], problems: [], allow: [] }
+  // Keys such as `__proto__` never become settings; they are named in the one warning.
+  const out: Collected = { servers: [], unhonoured: parsed.right.unsafeKeys.map((key) => `${key} (no setting may have that key)`), problems: [], allow: [] }
   const notes = new Set<string>()
   const usedInputs = new Map<string, Set<string>>()
   const baseDir = Path.dirname(Path.resolve(file))

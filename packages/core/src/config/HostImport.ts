@@ -11,6 +11,20 @@ import { ConfigError, UsageError } from "../Errors.js"
 import { type HostFormat, type HostServer, type HostSettings, readHostSettings } from "./HostFormats.js"
 import { type Env, type HostInput, RemoteServerConfig, StdioServerConfig } from "./ServerConfig.js"
 import { readRegularFile, readRegularFileSync } from "../internal/files.js"
+import { parseSettingsText } from "./SettingsLoad.js"
+
+/**
+ * Why mcpctl's own loader would refuse an entry, if it would (pure): an import writes only what
+ * every later command can read, since one bad entry fails the whole file (exit 2 for every run).
+ */
+const loaderRefusal = (name: string, entry: Readonly<Record<string, unknown>>, source: string): string | undefined => {
+  const checked = parseSettingsText(JSON.stringify({ mcpServers: { [name]: entry } }), source)
+  if (Either.isRight(checked)) return undefined
+  const lines = checked.left.message.split("\n").map((l) => l.trim()).filter((l) => l.startsWith("mcpServers."))
+  return lines.length > 0
+    ? `mcpctl would refuse it: ${lines.map((l) => l.replace(`mcpServers.${name}.`, "")).join("; ")}`
+    : `mcpctl would refuse it: ${checked.left.message}`
+}
 
 /** The hosts `import --from` reads. */
 export const importHosts = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "codex", "gemini"] as const
@@ -104,6 +118,11 @@ export function importPlan(files: ReadonlyArray<{ readonly file: string; readonl
     const hasCommand = "command" in server.entry, hasUrl = "url" in server.entry
     if (hasCommand === hasUrl) {
       invalid.push({ name: server.name, source, reason: hasCommand ? "has both a command and a URL" : "has neither a command nor a URL" })
+      continue
+    }
+    const refusal = loaderRefusal(server.name, server.entry, source)
+    if (refusal !== undefined) {
+      invalid.push({ name: server.name, source, reason: refusal })
       continue
     }
     // Kept in the entry but not a field mcpctl knows: say so.

@@ -5,7 +5,8 @@
  * add` at once write eight entries.
  */
 import * as Effect from "effect/Effect"
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { applyEdits, modify, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { parseJsoncSafe } from "./SafeJson.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
 import { LockTimeout, NotRegularFileError, readRegularFile, withFileLock, writeFileAtomic } from "../internal/files.js"
@@ -29,7 +30,7 @@ const read = (file: string) =>
     catch: fail(file, "read the settings file")
   }).pipe(Effect.flatMap((text) => {
     const errors: Array<ParseError> = []
-    const value: unknown = text.trim() === "" ? {} : parse(text, errors, { allowTrailingComma: true })
+    const { value } = parseJsoncSafe(text, errors)
     if (errors.length > 0 || typeof value !== "object" || value === null || Array.isArray(value)) {
       const why = errors[0] ? printParseErrorCode(errors[0].error) : "not a JSON object"
       return Effect.fail(new ConfigError({ message: `${file}: not edited, the file is not valid settings (${why}); fix it first.`, file }))

@@ -8,7 +8,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
+import { printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
+import { parseJsoncSafe, unsafeKeyWarning } from "./SafeJson.js"
 import { stat } from "node:fs/promises"
 import { homedir } from "node:os"
 import * as Path from "node:path"
@@ -163,7 +164,7 @@ export function parseSettingsText(text: string, file: string, host?: HostContext
     if (read.right.format !== "mcpctl") return decodeHostSettings(read.right, file)
   }
   const syntax: Array<JsoncError> = []
-  const raw: unknown = text.trim() === "" ? {} : parseJsonc(text, syntax, { allowTrailingComma: true })
+  const { value: raw, unsafeKeys } = parseJsoncSafe(text, syntax)
   if (syntax.length > 0) {
     const e = syntax[0]!
     return Either.left(new ConfigError({
@@ -175,7 +176,7 @@ export function parseSettingsText(text: string, file: string, host?: HostContext
     return Either.left(new ConfigError({ message: `${file}: the settings must be a JSON object like {"mcpServers": {...}}.`, file }))
   }
   const problems: Array<{ path: string; message: string }> = []
-  const warnings: Array<string> = []
+  const warnings: Array<string> = unsafeKeys.map((key) => unsafeKeyWarning(file, key))
   const unknownWarning = (path: string, known?: ReadonlyArray<string>) => {
     const key = path.split(".").at(-1)!
     const likely = known && suggestKey(key, known)
