@@ -223,7 +223,7 @@ describe("oauth modes", () => {
       const as = yield* fakeAs()
       const home = yield* tmpHome()
       const assertionFile = path.join(home, "workload.jwt")
-      yield* Effect.promise(() => fs.writeFile(assertionFile, "eyJ.workload.jwt\n"))
+      yield* Effect.promise(() => fs.writeFile(assertionFile, "eyJ.workload.jwt\n", { mode: 0o600 }))
       const provider = grantProvider({ grantType: "jwt-bearer", clientId: "wl", assertionFile, scopes: ["mcp"] })!
       expect(yield* Effect.promise(() => auth(provider, { serverUrl: as.mcpUrl }))).toBe("AUTHORIZED")
       const form = as.tokenRequests[0]!.form
@@ -252,7 +252,7 @@ describe("oauth modes", () => {
       const as = yield* fakeAs()
       const home = yield* tmpHome()
       const idTokenFile = path.join(home, "id.jwt")
-      yield* Effect.promise(() => fs.writeFile(idTokenFile, "ID-TOKEN"))
+      yield* Effect.promise(() => fs.writeFile(idTokenFile, "ID-TOKEN", { mode: 0o600 }))
       const provider = grantProvider({
         grantType: "cross-app-access",
         clientId: "xa",

@@ -24,6 +24,16 @@ describe("Auth helpers", () => {
     expect(openerCommand("http://u", "  ", "darwin")).toEqual(["open", "http://u"])
   })
 
+  it("opens URLs without a shell on every platform: a URL with & stays one argument", () => {
+    const url = "https://as.example/authorize?a=1&calc.exe&b=|whoami"
+    for (const platform of ["win32", "darwin", "linux", "freebsd"] as const) {
+      const line = openerCommand(url, undefined, platform)
+      expect(line.at(-1)).toBe(url)
+      expect(line.map((s) => s.toLowerCase())).not.toEqual(expect.arrayContaining(["cmd", "cmd.exe", "/c", "start", "sh", "-c", "powershell"]))
+    }
+    expect(openerCommand(url, undefined, "win32")).toEqual(["rundll32.exe", "url.dll,FileProtocolHandler", url])
+  })
+
   it("parses callbacks", () => {
     expect(parseCallback("/callback?code=c&state=s")).toEqual({ _tag: "Code", code: "c", state: "s", iss: undefined })
     expect(parseCallback("/callback?code=c&iss=https%3A%2F%2Fas.example%2F")).toMatchObject({ iss: "https://as.example/" })

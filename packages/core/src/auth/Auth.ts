@@ -53,9 +53,14 @@ export const makeProvider = (home: string, server: ResolvedServer): McpctlOAuthP
 // Opening URLs
 // ---------------------------------------------------------------------------------------------
 
-/** The opener for a platform when `$BROWSER` is unset: a command and its leading arguments. */
+/**
+ * The opener for a platform when `$BROWSER` is unset: a command and its leading arguments, run
+ * without a shell everywhere. On Windows `cmd /c start` would parse the URL as a command line
+ * (`&` in a server's URL runs a command): `rundll32 url.dll,FileProtocolHandler` hands the URL to
+ * its registered handler as one argument.
+ */
 export const platformOpener = (platform: NodeJS.Platform = process.platform): ReadonlyArray<string> =>
-  platform === "darwin" ? ["open"] : platform === "win32" ? ["cmd", "/c", "start", '""'] : ["xdg-open"]
+  platform === "darwin" ? ["open"] : platform === "win32" ? ["rundll32.exe", "url.dll,FileProtocolHandler"] : ["xdg-open"]
 
 /**
  * The command line that opens `url`: `$BROWSER` split on whitespace with the URL appended (the
@@ -113,7 +118,7 @@ export const openInBrowser = (url: string): Effect.Effect<void> =>
     return Effect.sync(() => {
       const [command, ...args] = openerCommand(verdict.url, process.env.BROWSER)
       try {
-        const child = spawn(command!, args, { detached: true, stdio: "ignore", windowsHide: true })
+        const child = spawn(command!, args, { detached: true, stdio: "ignore", windowsHide: true, shell: false })
         child.on("error", () => undefined)
         child.unref()
       } catch {

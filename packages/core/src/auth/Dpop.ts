@@ -9,7 +9,17 @@
 import { DpopSession, generateDpopKeyPair } from "@modelcontextprotocol/client"
 import type { DpopKeyPair } from "@modelcontextprotocol/client"
 import { createHash, webcrypto } from "node:crypto"
+import { lstat } from "node:fs/promises"
 import { privateDir, readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
+import { tooOpen, UnsafeSecretFile } from "./PrivateFile.js"
+
+/** The kept key is refused, not used, once others may read it (someone chmod'ed it, or restored a backup). */
+const checkPrivate = async (file: string): Promise<void> => {
+  const stat = await lstat(file).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)))
+  if (stat === undefined || process.platform === "win32") return
+  const reason = tooOpen(stat)
+  if (reason !== undefined) throw new UnsafeSecretFile("DPoP key", file, reason)
+}
 
 /** What the key file holds: the algorithm and both halves as JWKs. */
 interface KeyFile {
@@ -43,6 +53,7 @@ const importPair = async (file: KeyFile): Promise<DpopKeyPair> => {
 export const loadOrCreateKeyPair = (home: string, file: string): Promise<DpopKeyPair> =>
   privateDir(home, "oauth").then(() =>
     withFileLock(file, async () => {
+      await checkPrivate(file)
       const stored = await readJsonFile(file)
       if (isKeyFile(stored)) return importPair(stored)
       const fresh = await generateDpopKeyPair({ alg: "ES256", extractable: true })

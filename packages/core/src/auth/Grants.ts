@@ -28,12 +28,12 @@ import type {
 } from "@modelcontextprotocol/client"
 import { auth } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
-import { readFileSync } from "node:fs"
 import type { OAuthOptions, RemoteServerConfig, ResolvedServer } from "../config/ServerConfig.js"
 import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
 import { redactSecrets } from "../Redact.js"
 import { proxyFetch } from "../transport/Proxy.js"
+import { readPrivateFileSync } from "./PrivateFile.js"
 
 /** RFC 7523 §2.1. */
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
@@ -46,7 +46,7 @@ export const readSecret = (
   env: NodeJS.ProcessEnv = process.env
 ): string => {
   if (file !== undefined) {
-    const text = readFileSync(file, "utf8").trim()
+    const text = readPrivateFileSync(what, file).trim()
     if (text.length === 0) throw new Error(`the ${what} file ${file} is empty`)
     return text
   }
@@ -126,7 +126,7 @@ export const grantProvider = (oauth: OAuthOptions | undefined): OAuthClientProvi
       if (oauth.privateKeyFile) {
         return new PrivateKeyJwtProvider({
           clientId: oauth.clientId,
-          privateKey: readFileSync(oauth.privateKeyFile, "utf8"),
+          privateKey: readPrivateFileSync("private key", oauth.privateKeyFile),
           algorithm: oauth.signingAlgorithm ?? "ES256",
           clientName: "mcpctl",
           ...(scope ? { scope } : {})
