@@ -1,7 +1,7 @@
 /**
  * HTTPS_PROXY / HTTP_PROXY / NO_PROXY for remote servers, end to end: `mcpctl tools --url` to
- * server-everything on 127.0.0.1 through a counting proxy on 127.0.0.1 (loopback only). NO_PROXY
- * is cleared for the proxied run: a developer's NO_PROXY often lists 127.0.0.1.
+ * server-everything on 127.0.0.1 through a counting proxy on 127.0.0.1 (loopback only), named by a
+ * host only the proxy resolves (`proxied.test`): mcpctl never proxies a loopback target.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Everything } from "@mcpctl/testing"
@@ -16,7 +16,7 @@ let proxy: Awaited<ReturnType<typeof startCountingProxy>>
 
 beforeAll(async () => {
   ;({ child: server, port } = await Everything.startEverything("streamableHttp"))
-  proxy = await startCountingProxy()
+  proxy = await startCountingProxy({ hosts: { "proxied.test": "127.0.0.1" } })
 })
 afterAll(async () => {
   await proxy.close()
@@ -26,17 +26,23 @@ afterAll(async () => {
 
 describe("proxy variables", () => {
   it("remote requests go through HTTP_PROXY; hosts in NO_PROXY go direct", async () => {
-    const args = ["tools", "--url", `http://127.0.0.1:${port}/mcp`, "--json"]
+    const args = ["tools", "--url", `http://proxied.test:${port}/mcp`, "--json"]
     const clear = { NO_PROXY: "", no_proxy: "", HTTPS_PROXY: "", https_proxy: "" }
     const proxied = await run(args, { home: ws.home, env: { ...clear, HTTP_PROXY: proxy.url, http_proxy: "" } })
     expect(proxied.code, proxied.stderr).toBe(0)
     expect(JSON.parse(proxied.stdout).tools.map((t: { name: string }) => t.name)).toContain("mcp__adhoc__echo")
     const relayed = proxy.seen.length
     expect(relayed).toBeGreaterThan(0)
-    expect(proxy.seen.join("\n")).toContain(`127.0.0.1:${port}`)
+    expect(proxy.seen.join("\n")).toContain(`proxied.test:${port}`)
 
-    const direct = await run(args, { home: ws.home, env: { ...clear, HTTP_PROXY: proxy.url, http_proxy: "", NO_PROXY: "127.0.0.1" } })
-    expect(direct.code, direct.stderr).toBe(0)
+    // Listed in NO_PROXY, the host is tried directly, where it does not resolve: nothing relayed.
+    const direct = await run(args, { home: ws.home, env: { ...clear, HTTP_PROXY: proxy.url, http_proxy: "", NO_PROXY: "proxied.test" } })
+    expect(direct.code, direct.stderr).toBe(4)
+    expect(proxy.seen.length).toBe(relayed)
+
+    // A loopback URL goes direct with HTTP_PROXY set and NO_PROXY empty.
+    const loopback = await run(["tools", "--url", `http://127.0.0.1:${port}/mcp`, "--json"], { home: ws.home, env: { ...clear, HTTP_PROXY: proxy.url, http_proxy: "" } })
+    expect(loopback.code, loopback.stderr).toBe(0)
     expect(proxy.seen.length).toBe(relayed)
   })
 })

@@ -7,7 +7,10 @@ import { freePort } from "@mcpctl/testing/Everything"
 import * as Effect from "effect/Effect"
 import type { ResolvedServer } from "../src/config/ServerConfig.js"
 import { openRemote } from "../src/transport/Http.js"
-import { proxyFetch, proxySettings } from "../src/transport/Proxy.js"
+import { isLoopbackTarget, proxyFetch, proxySettings } from "../src/transport/Proxy.js"
+
+// mcpctl never proxies loopback targets: proxied requests name a host only the proxy resolves.
+const PROXIED = "proxied.test"
 
 describe("proxySettings", () => {
   it("is undefined without a proxy variable; lower-case spellings first", () => {
@@ -25,12 +28,15 @@ describe("proxyFetch through a local proxy", () => {
   let proxy: Awaited<ReturnType<typeof startCountingProxy>>
   let target: http.Server
   let targetUrl: string
+  let loopbackUrl: string
   beforeAll(async () => {
-    proxy = await startCountingProxy()
+    proxy = await startCountingProxy({ hosts: { [PROXIED]: "127.0.0.1" } })
     target = http.createServer((req, res) => res.end(`hello ${req.method} ${req.url}`))
     target.listen(0, "127.0.0.1")
     await once(target, "listening")
-    targetUrl = `http://127.0.0.1:${(target.address() as net.AddressInfo).port}`
+    const port = (target.address() as net.AddressInfo).port
+    targetUrl = `http://${PROXIED}:${port}`
+    loopbackUrl = `http://127.0.0.1:${port}`
   })
   afterAll(async () => {
     await proxy.close()
@@ -44,14 +50,29 @@ describe("proxyFetch through a local proxy", () => {
     expect(await (await f(`${targetUrl}/a`)).text()).toBe("hello GET /a")
     expect(await (await f(`${targetUrl}/b`, { method: "POST", body: "{}" })).text()).toBe("hello POST /b")
     expect(proxy.seen.length).toBeGreaterThan(before)
-    expect(proxy.seen.slice(before).join(" ")).toContain("127.0.0.1")
+    expect(proxy.seen.slice(before).join(" ")).toContain(PROXIED)
   })
 
   it("goes direct for hosts in NO_PROXY, and without any proxy variable", async () => {
     const before = proxy.seen.length
-    expect(await (await proxyFetch({ HTTP_PROXY: proxy.url, NO_PROXY: "localhost,127.0.0.1" })(`${targetUrl}/c`)).text()).toBe("hello GET /c")
-    expect(await (await proxyFetch({})(`${targetUrl}/d`)).text()).toBe("hello GET /d")
+    // proxied.test resolves nowhere but in the proxy: direct, it cannot be reached.
+    await expect(proxyFetch({ HTTP_PROXY: proxy.url, NO_PROXY: `localhost,${PROXIED}` })(`${targetUrl}/c`)).rejects.toThrow()
+    expect(await (await proxyFetch({})(`${loopbackUrl}/d`)).text()).toBe("hello GET /d")
     expect(proxy.seen.length).toBe(before)
+  })
+
+  it("never sends a loopback target through the proxy, whatever NO_PROXY says", async () => {
+    const before = proxy.seen.length
+    const f = proxyFetch({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: "" })
+    expect(await (await f(`${loopbackUrl}/e`)).text()).toBe("hello GET /e")
+    expect(await (await f(`http://localhost:${new URL(loopbackUrl).port}/f`)).text()).toBe("hello GET /f")
+    expect(proxy.seen.length).toBe(before)
+    for (const url of ["http://127.0.0.1/", "http://127.8.9.10:1/x", "https://localhost/", "http://a.localhost:3/", "http://[::1]:80/"]) {
+      expect(isLoopbackTarget(url), url).toBe(true)
+    }
+    for (const url of ["http://128.0.0.1/", "http://localhost.example.com/", "http://10.0.0.1/", "not a url"]) {
+      expect(isLoopbackTarget(url), url).toBe(false)
+    }
   })
 })
 
@@ -64,7 +85,7 @@ describe("remote transports and their OAuth requests go through the proxy", () =
       const target = http.createServer((req, res) => {
         paths.push(`${req.method} ${req.url}`)
         if (req.url === "/mcp") {
-          res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="http://127.0.0.1:${unused}/.well-known/oauth-protected-resource"` })
+          res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="http://${PROXIED}:${unused}/.well-known/oauth-protected-resource"` })
           return res.end()
         }
         res.writeHead(404).end()
@@ -72,8 +93,8 @@ describe("remote transports and their OAuth requests go through the proxy", () =
       target.listen(0, "127.0.0.1")
       yield* Effect.promise(() => once(target, "listening"))
       const real = (target.address() as net.AddressInfo).port
-      const proxy = yield* Effect.promise(() => startCountingProxy({ ports: { [unused]: real } }))
-      const url = `http://127.0.0.1:${unused}/mcp`
+      const proxy = yield* Effect.promise(() => startCountingProxy({ ports: { [unused]: real }, hosts: { [PROXIED]: "127.0.0.1" } }))
+      const url = `http://${PROXIED}:${unused}/mcp`
       const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy }
       Object.assign(process.env, { HTTP_PROXY: proxy.url, NO_PROXY: "", no_proxy: "" })
       const server: ResolvedServer = { name: "r", originalName: "r", scope: "adhoc", source: "--url", transport: "http", config: { url } }
@@ -102,6 +123,6 @@ describe("remote transports and their OAuth requests go through the proxy", () =
       // The server is reachable only through the proxy: the POST and the discovery both came that way.
       expect(paths[0]).toBe("POST /mcp")
       expect(paths.some((p) => p.includes("/.well-known/oauth-protected-resource"))).toBe(true)
-      expect(proxy.seen.join("\n")).toContain(`127.0.0.1:${unused}`)
+      expect(proxy.seen.join("\n")).toContain(`${PROXIED}:${unused}`)
     }))
 })

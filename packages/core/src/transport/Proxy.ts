@@ -6,7 +6,9 @@
  * accepts) routes each request through the proxy its URL calls for, CONNECT for `https:`.
  * undici is loaded only when a proxy variable is set. stdio servers never inherit these
  * variables (ChildEnvironment.ts: their URLs often carry credentials); WebSocket servers connect
- * directly.
+ * directly. Loopback targets (127.0.0.0/8, `localhost`, `*.localhost`, `::1`) never go through a
+ * proxy, whatever `NO_PROXY` says: a local server or a sign-in callback on this machine is not
+ * something a corporate proxy can reach, and sending it there would hand it local traffic.
  */
 import type { FetchLike } from "@modelcontextprotocol/client"
 import type { Env } from "../config/ServerConfig.js"
@@ -55,13 +57,24 @@ const dispatcherFor = (settings: ProxySettings): Promise<unknown> => {
   return made
 }
 
+/** Whether a request's target is this machine (pure): such requests never use a proxy. */
+export const isLoopbackTarget = (input: string | URL | { readonly url: string }): boolean => {
+  let host: string
+  try {
+    host = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(host)
+}
+
 /**
  * A `fetch` that honours the proxy variables of `env` (read at each request, so a test or a
  * long-lived host sees changes); without any, it is the global `fetch` untouched.
  */
 export const proxyFetch = (env: Env = process.env, baseFetch: typeof fetch = fetch): FetchLike => async (input, init) => {
   const settings = proxySettings(env)
-  if (settings === undefined) return baseFetch(input, init)
+  if (settings === undefined || isLoopbackTarget(input)) return baseFetch(input, init)
   const dispatcher = await dispatcherFor(settings)
   return baseFetch(input, { ...init, dispatcher } as RequestInit)
 }
