@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Everything } from "@mcpctl/testing"
+import { freePort } from "@mcpctl/testing/Everything"
 import { startCountingProxy } from "@mcpctl/testing/CountingProxy"
 import type { ChildProcess } from "node:child_process"
 import { run, workspace } from "./support.js"
@@ -44,5 +45,17 @@ describe("proxy variables", () => {
     const loopback = await run(["tools", "--url", `http://127.0.0.1:${port}/mcp`, "--json"], { home: ws.home, env: { ...clear, HTTP_PROXY: proxy.url, http_proxy: "" } })
     expect(loopback.code, loopback.stderr).toBe(0)
     expect(proxy.seen.length).toBe(relayed)
+  })
+
+  it("a proxy that refuses is named as the proxy, not as a server that is not running", async () => {
+    const closed = await freePort()
+    const r = await run(["tools", "--url", `http://proxied.test:${port}/mcp`, "--json"], {
+      home: ws.home,
+      env: { NO_PROXY: "", no_proxy: "", HTTPS_PROXY: "", https_proxy: "", http_proxy: "", HTTP_PROXY: `http://127.0.0.1:${closed}` }
+    })
+    expect(r.code).toBe(4)
+    const message = JSON.parse(r.stdout).errors[0].message as string
+    expect(message).toContain(`the proxy 127.0.0.1:${closed} (from HTTP_PROXY) refused the connection`)
+    expect(message).not.toContain("is the server running")
   })
 })

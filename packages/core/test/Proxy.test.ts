@@ -7,7 +7,8 @@ import { freePort } from "@mcpctl/testing/Everything"
 import * as Effect from "effect/Effect"
 import type { ResolvedServer } from "../src/config/ServerConfig.js"
 import { openRemote } from "../src/transport/Http.js"
-import { isLoopbackTarget, proxyFetch, proxySettings } from "../src/transport/Proxy.js"
+import { isLoopbackTarget, proxyFetch, proxyFor, proxySettings } from "../src/transport/Proxy.js"
+import { networkFailure } from "../src/transport/TransportErrors.js"
 
 // mcpctl never proxies loopback targets: proxied requests name a host only the proxy resolves.
 const PROXIED = "proxied.test"
@@ -125,4 +126,29 @@ describe("remote transports and their OAuth requests go through the proxy", () =
       expect(paths.some((p) => p.includes("/.well-known/oauth-protected-resource"))).toBe(true)
       expect(proxy.seen.join("\n")).toContain(`${PROXIED}:${unused}`)
     }))
+})
+
+describe("a refused proxy is named, not the server", () => {
+  const refused = Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) })
+
+  it("networkFailure blames the proxy a request went through, and the server otherwise", () => {
+    expect(networkFailure(refused, "https://mcp.example.com/mcp", { HTTPS_PROXY: "http://proxy.corp:3128" }))
+      .toBe("the proxy proxy.corp:3128 (from HTTPS_PROXY) refused the connection; check HTTPS_PROXY, or add the server's host to NO_PROXY")
+    expect(networkFailure(refused, "https://mcp.example.com/mcp", {})).toContain("nothing accepts connections at mcp.example.com")
+    expect(networkFailure(refused, "https://mcp.example.com/mcp", { HTTPS_PROXY: "http://p:1", NO_PROXY: ".example.com" }))
+      .toContain("nothing accepts connections at mcp.example.com")
+    expect(networkFailure(refused, "http://127.0.0.1:3000/mcp", { HTTP_PROXY: "http://p:1" })).toContain("nothing accepts connections at 127.0.0.1:3000")
+  })
+
+  it("proxyFor follows the variables, NO_PROXY and loopback as requests do", () => {
+    expect(proxyFor("https://a.example/x", { HTTP_PROXY: "http://h:1" })).toEqual({ proxy: "http://h:1", variable: "HTTP_PROXY" })
+    expect(proxyFor("https://a.example/x", { HTTP_PROXY: "http://h:1", HTTPS_PROXY: "http://s:2" })).toEqual({ proxy: "http://s:2", variable: "HTTPS_PROXY" })
+    expect(proxyFor("http://a.example/x", { HTTPS_PROXY: "http://s:2" })).toBeUndefined()
+    for (const noProxy of ["*", "a.example", ".example", "example", "a.example:443", "other, a.example"]) {
+      expect(proxyFor("https://a.example/x", { HTTPS_PROXY: "http://s:2", NO_PROXY: noProxy }), noProxy).toBeUndefined()
+    }
+    expect(proxyFor("https://a.example/x", { HTTPS_PROXY: "http://s:2", NO_PROXY: "a.example:80" })).toBeDefined()
+    expect(proxyFor("https://xa.example.org/x", { HTTPS_PROXY: "http://s:2", NO_PROXY: "a.example" })).toBeDefined()
+    expect(proxyFor("http://localhost:1/", { HTTP_PROXY: "http://h:1" })).toBeUndefined()
+  })
 })

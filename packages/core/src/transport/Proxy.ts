@@ -68,6 +68,36 @@ export const isLoopbackTarget = (input: string | URL | { readonly url: string })
   return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(host)
 }
 
+/** Whether NO_PROXY exempts a host (pure): `*`, or an entry equal to the host or a domain it is in. */
+const exempt = (noProxy: string, host: string, port: string): boolean =>
+  noProxy.split(/[\s,]+/).filter(Boolean).some((raw) => {
+    const entry = raw.toLowerCase()
+    if (entry === "*") return true
+    const [name, entryPort] = entry.replace(/^\*?\./, ".").split(/:(?=\d+$)/)
+    if (entryPort !== undefined && entryPort !== port) return false
+    return name!.startsWith(".") ? host.endsWith(name!) || host === name!.slice(1) : host === name || host.endsWith(`.${name}`)
+  })
+
+/**
+ * The proxy a request to `url` goes through under `env`, and the variable that named it; undefined
+ * when it goes direct (no proxy variable, a loopback target, NO_PROXY). Messages use it to blame
+ * the proxy rather than the server when the proxy is what refused.
+ */
+export const proxyFor = (url: string, env: Env = process.env): { readonly proxy: string; readonly variable: string } | undefined => {
+  const settings = proxySettings(env)
+  if (settings === undefined || isLoopbackTarget(url)) return undefined
+  let target: URL
+  try {
+    target = new URL(url)
+  } catch {
+    return undefined
+  }
+  const secure = target.protocol === "https:" || target.protocol === "wss:"
+  if (exempt(settings.noProxy, target.hostname.toLowerCase(), target.port || (secure ? "443" : "80"))) return undefined
+  if (secure && settings.httpsProxy !== undefined) return { proxy: settings.httpsProxy, variable: "HTTPS_PROXY" }
+  return settings.httpProxy !== undefined ? { proxy: settings.httpProxy, variable: "HTTP_PROXY" } : undefined
+}
+
 /**
  * A `fetch` that honours the proxy variables of `env` (read at each request, so a test or a
  * long-lived host sees changes); without any, it is the global `fetch` untouched.

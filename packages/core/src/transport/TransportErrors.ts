@@ -4,6 +4,8 @@
  * to SSE, re-auth, session re-initialization and reconnect. A leaf of the transport stage.
  */
 import { UnauthorizedError, SseError, SdkHttpError } from "@modelcontextprotocol/client"
+import type { Env } from "../config/ServerConfig.js"
+import { proxyFor } from "./Proxy.js"
 
 /**
  * Time a single HTTP request may take until its response headers arrive. 60 s, as in the host mcpctl
@@ -153,6 +155,16 @@ const NETWORK_REASONS: Record<string, (host: string) => string> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: (host) => `the TLS certificate of ${host} cannot be verified (set NODE_EXTRA_CA_CERTS)`
 }
 
+/** Failures of the connection to a proxy (the only connection a proxied request makes itself). */
+const PROXY_REASONS: Record<string, (proxy: string, variable: string) => string> = {
+  ECONNREFUSED: (proxy, v) => `the proxy ${proxy} (from ${v}) refused the connection; check ${v}, or add the server's host to NO_PROXY`,
+  ENOTFOUND: (proxy, v) => `the host name of the proxy ${proxy} (from ${v}) does not resolve; check ${v}`,
+  EAI_AGAIN: (proxy, v) => `the host name of the proxy ${proxy} (from ${v}) could not be looked up (DNS unavailable)`,
+  ETIMEDOUT: (proxy, v) => `the proxy ${proxy} (from ${v}) did not answer in time`,
+  UND_ERR_CONNECT_TIMEOUT: (proxy, v) => `the proxy ${proxy} (from ${v}) did not answer in time`,
+  EHOSTUNREACH: (proxy, v) => `the proxy ${proxy} (from ${v}) is unreachable from this machine`
+}
+
 const networkCodeAt = (error: unknown, depth: number): string | undefined => {
   if (depth > 5 || !isObject(error)) return undefined
   if (typeof error.code === "string" && error.code in NETWORK_REASONS) return error.code
@@ -166,9 +178,20 @@ const networkCodeAt = (error: unknown, depth: number): string | undefined => {
  * undefined when the failure is something else. undici hides the reason in `cause` under a bare
  * "fetch failed", which says nothing to a user.
  */
-export const networkFailure = (error: unknown, url: string): string | undefined => {
+export const networkFailure = (error: unknown, url: string, env: Env = process.env): string | undefined => {
   const code = networkCodeAt(error, 0)
   if (code === undefined) return undefined
+  // Behind a proxy the connection that failed is the proxy's: say so, not "is the server running?".
+  const via = proxyFor(url, env)
+  if (via !== undefined && PROXY_REASONS[code] !== undefined) {
+    let proxyHost = "the proxy"
+    try {
+      proxyHost = new URL(via.proxy).host
+    } catch {
+      // a proxy URL that does not parse is named by its variable only
+    }
+    return PROXY_REASONS[code]!(proxyHost, via.variable)
+  }
   let host = url
   try {
     host = new URL(url).host
