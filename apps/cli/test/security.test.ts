@@ -211,6 +211,8 @@ describe("rules that match nothing say so", () => {
   it("two tools that map to one name are both refused", async () => {
     const file = settingsWith("collide.json", ["--collide"], { allow: ["mcp__h__*"] })
     const listed = await run(["tools", "--config", file], opts)
+    // The server connected and listed its tools: a collision is reported, not exit 4.
+    expect(listed.code, listed.stderr).toBe(0)
     expect(listed.stdout).not.toContain("mcp__h__write_file")
     expect(listed.stderr).toContain(`"write_file" and "write.file" that all map to mcp__h__write_file`)
     const called = await run(["call", "mcp__h__write_file", "--config", file], opts)

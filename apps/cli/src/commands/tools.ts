@@ -81,7 +81,8 @@ export const tools = Command.make(
         ...(score !== undefined ? { score } : {}),
         inputSchema: t.inputSchema
       }))
-      const failed = errors.map((e) => e.server)
+      // A collision is a server that answered: its other tools are listed, so it did not fail.
+      const failed = errors.filter((e) => e.status !== "collision").map((e) => e.server)
       if (flags.json) {
         json({ tools: rows, errors })
         return yield* unavailableWhenAllFailed(wanted, failed)
