@@ -97,4 +97,23 @@ describe("one warm host, many commands at once", () => {
     expect(await served()).toBe(before + 2)
     for (const c of calls) expect({ code: c.code, stdout: c.stdout, stderr: c.stderr }).toEqual({ code: 0, stdout: "met 2\n", stderr: "" })
   }, 180_000)
+
+  it("gives each of them its own output, JSON document and exit code", async () => {
+    const file = ws.settings("rendezvous-own.json", {
+      mcpServers: { rv: { command: "node", args: [rendezvousServer] } },
+      permissions: { allow: ["mcp__rv__meet"] }
+    })
+    const args = ["call", "mcp__rv__meet", "alone_ms=60000", "--config", file]
+    const [failing, plain] = await Promise.all([
+      run([...args, "fail=true", "--json"], { home, cwd: ws.project }),
+      run(args, { home, cwd: ws.project })
+    ])
+    const cold = await run([...args, "fail=true", "--json", "n=1", "--no-daemon"], { home, cwd: ws.project })
+    expect(failing.code).toBe(1)
+    expect(JSON.parse(failing.stdout).isError).toBe(true)
+    expect(JSON.parse(failing.stdout).content).toEqual([{ type: "text", text: "met 2" }])
+    expect(JSON.parse(cold.stdout).content).toEqual([{ type: "text", text: "met 1" }])
+    expect(failing.stderr).toBe(cold.stderr)
+    expect({ code: plain.code, stdout: plain.stdout, stderr: plain.stderr }).toEqual({ code: 0, stdout: "met 2\n", stderr: "" })
+  }, 180_000)
 })
