@@ -34,7 +34,8 @@ const plan = quick
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 1, servers: 5 },
     killReap: { runs: 1, servers: 3 },
-    daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 }
+    daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 },
+    daemonConcurrency: { clients: 20, calls: 10, soloCalls: 10, toolMs: 500 }
   }
   : {
     startup: { runs: 6, warmup: 1 },
@@ -48,7 +49,8 @@ const plan = quick
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 2, servers: 50 },
     killReap: { runs: 3, servers: 10 },
-    daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 }
+    daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 },
+    daemonConcurrency: { clients: 20, calls: 50, soloCalls: 20, toolMs: 500 }
   }
 
 /**
@@ -724,6 +726,58 @@ Object.assign(steps, {
       goal: { text: "≤ 1500 ms, 0 left", check: (m) => m.max <= 1500 && left.every((n) => n === 0) },
       note: `processes left alive: ${left.join(",")}`
     })
+  }
+})
+
+Object.assign(steps, {
+  /**
+   * One warm host, many clients: `clients` relay clients at once, each making `calls` calls one
+   * after another of a tool the server takes `toolMs` to answer, against one client alone. Each
+   * client is `raw/daemon-timed-calls.mjs` (the bin's relay client in a loop, times per call).
+   */
+  daemonConcurrency: async () => {
+    const { clients, calls, soloCalls, toolMs } = plan.daemonConcurrency
+    const home = join(build, "daemon-concurrency-home")
+    rmSync(home, { recursive: true, force: true })
+    const settings = join(build, "daemon-concurrency.json")
+    writeFileSync(settings, JSON.stringify({
+      mcpServers: { sleep: { command: node, args: [join(bench, "servers/sleep-server.mjs")] } },
+      permissions: { allow: ["mcp__sleep__sleep"] }
+    }))
+    const env = { MCPCTL_HOME: home }
+    const driver = join(bench, "raw/daemon-timed-calls.mjs")
+    const callArgs = ["call", "mcp__sleep__sleep", `ms=${toolMs}`, "--config", settings]
+    const status = async () => parsed(await run(node, [cli, "daemon", "status", "--json"], { env, allowFail: true }))
+    const heap = async () => {
+      const st = await status()
+      return [st.memory, ...st.hostProcesses.map((p) => p.memory)].reduce((sum, m) => sum + m.heapUsedMb, 0)
+    }
+    const percentile = (samples, p) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(p * samples.length))]
+    await run(node, [cli, "daemon", "start"], { env: { ...env, NODE_OPTIONS: "--expose-gc" } })
+    try {
+      // Warm: the server started, the host built.
+      await run(node, [driver, "2", ...callArgs], { env })
+      const solo = parsed(await run(node, [driver, String(soloCalls), ...callArgs], { env, timeoutMs: 600_000 }))
+      const heapBefore = await heap()
+      const t0 = now()
+      const each = await Promise.all(Array.from({ length: clients }, () => run(node, [driver, String(calls), ...callArgs], { env, timeoutMs: 1_800_000 })))
+      const wallS = ms(now() - t0) / 1000
+      const all = each.flatMap((r) => parsed(r))
+      const heapAfter = await heap()
+      if (all.length !== clients * calls) throw new Error(`${all.length} of ${clients * calls} calls answered`)
+      figure(`daemon: ${clients} clients × ${calls} calls of a ${toolMs} ms tool, p50 / one client's p50`, {
+        unit: "ms", better: "lower", mcpctl: all, raw: solo,
+        goal: { text: "ratio ≤ 1.5, no call lost", check: (_m, _r, ratio) => ratio <= 1.5 },
+        note: `one warm host; p95 ${percentile(all, 0.95).toFixed(0)} ms (one client: ${percentile(solo, 0.95).toFixed(0)} ms); ` +
+          `${all.length} calls in ${wallS.toFixed(1)} s; heap of the daemon + host process after gc(): ${heapBefore.toFixed(1)} → ${heapAfter.toFixed(1)} MB`
+      })
+      figure(`daemon: heap growth after GC over ${clients * calls} concurrent calls`, {
+        unit: "MB", better: "lower", mcpctl: [heapAfter - heapBefore],
+        goal: { text: "≤ 5 MB", check: (m) => m.median <= 5 }
+      })
+    } finally {
+      await run(node, [cli, "daemon", "stop"], { env, allowFail: true })
+    }
   }
 })
 

@@ -6,7 +6,7 @@
 // `relay(args)` resolves to true when the daemon ran the command (process.exitCode is set), and
 // to false when the command is to run in-process: no daemon, a stale socket, a refused token, or
 // the daemon's answer that the command needs this terminal.
-import { readFileSync, statSync } from "node:fs"
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from "node:fs"
 import { connect } from "node:net"
 import { homedir } from "node:os"
 import { join, resolve } from "node:path"
@@ -19,17 +19,60 @@ const frame = (type, payload) => {
   return Buffer.concat([head, body])
 }
 
+/**
+ * The daemon's files checked before anything is sent: `run/` a directory (no symbolic link) of
+ * this user, 0700; the socket a socket of this user, 0600; the token a regular file of this user,
+ * 0600. Whoever could have made or swapped one of them would receive the whole environment,
+ * secrets included, and could print what it likes. Returns why not (a string), `{ absent: true }`
+ * when there is simply no daemon (no warning then), or `{ token }`.
+ */
+export const untrusted = (dir, socketFile, tokenFile) => {
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined
+  const check = (file, stat, isKind, kind) => {
+    if (stat.isSymbolicLink()) return `${file} is a symbolic link`
+    if (!isKind(stat)) return `${file} is not a ${kind}`
+    if (uid !== undefined && stat.uid !== uid) return `${file} belongs to uid ${stat.uid}, not ${uid}`
+    if ((stat.mode & 0o077) !== 0) return `${file} has mode ${(stat.mode & 0o777).toString(8)}, not ${kind === "directory" ? "700" : "600"}`
+    return undefined
+  }
+  let dirStat, socketStat
+  try {
+    dirStat = lstatSync(dir)
+    socketStat = lstatSync(socketFile)
+  } catch {
+    return { absent: true }
+  }
+  return check(dir, dirStat, (s) => s.isDirectory(), "directory") ??
+    check(socketFile, socketStat, (s) => s.isSocket(), "socket") ??
+    (() => {
+      let fd
+      try {
+        // Opened without following a symbolic link; checked on the open file, then read from it.
+        fd = openSync(tokenFile, constants.O_RDONLY | constants.O_NOFOLLOW)
+        const stat = fstatSync(fd)
+        const why = check(tokenFile, stat, (s) => s.isFile(), "file")
+        if (why) return why
+        if (stat.size > 4096) return `${tokenFile} is too large`
+        return { token: readFileSync(fd, "utf8").trim() }
+      } catch (error) {
+        return error.code === "ELOOP" ? `${tokenFile} is a symbolic link` : { absent: true }
+      } finally {
+        if (fd !== undefined) closeSync(fd)
+      }
+    })()
+}
+
 export const relay = (args) => {
   const env = process.env
   const dir = join(resolve(env.MCPCTL_HOME || join(homedir(), ".mcpctl")), "run")
   const socketFile = join(dir, "daemon.sock")
-  let token
-  try {
-    if (!statSync(socketFile).isSocket()) return Promise.resolve(false)
-    token = readFileSync(join(dir, "daemon.token"), "utf8").trim()
-  } catch {
+  const verdict = untrusted(dir, socketFile, join(dir, "daemon.token"))
+  if (typeof verdict === "string") {
+    process.stderr.write(`mcpctl: warning: not using the daemon (${verdict}); running in-process.\n`)
     return Promise.resolve(false)
   }
+  if (verdict.absent) return Promise.resolve(false)
+  const token = verdict.token
   return new Promise((done) => {
     const socket = connect(socketFile)
     let started = false

@@ -22,6 +22,7 @@ import { statSync } from "node:fs"
 import * as Path from "node:path"
 import { askInputOnTerminal } from "./InputPrompt.js"
 import { err, json } from "./Render.js"
+import { runState } from "./RunState.js"
 
 /** The version `--version` prints and spans carry. */
 export const VERSION = "0.1.0"
@@ -154,7 +155,8 @@ export const projectDirOf = (cwd: Option.Option<string>): string | UsageError =>
 
 /**
  * Every core service, built from the flags. Settings are read once, when the layer builds. `pool`
- * adds pool options (the daemon's warm hosts: an idle time to live).
+ * adds pool options, and overrides those the flags imply (the daemon's warm hosts: an idle time
+ * to live, and `listen`).
  */
 export const hostLayer = (options: HostOptions, pool: PoolOptions = {}) => {
   const adhoc = adhocServers(options)
@@ -194,11 +196,12 @@ export const hostLayer = (options: HostOptions, pool: PoolOptions = {}) => {
     // A command connects to each server once: listing after a failed connect reports that failure
     // instead of waiting out MCP_TIMEOUT a second time.
     pool: {
-      ...pool,
       rememberFailedConnects: options.retryConnects !== true,
       protocol: options.protocol ? Option.getOrUndefined(options.protocol) : undefined,
       // A one-shot command's lists end with it: no change stream to open (and pay for) per server.
-      listen: options.watchCatalog === true
+      listen: options.watchCatalog === true,
+      // The caller's options win (the daemon's warm hosts keep their lists current: listen).
+      ...pool
     }
   })
 }
@@ -222,10 +225,8 @@ export const setHostProvider = (provider: HostProvider): void => {
   provideHost = provider
 }
 
-/** The exit code of a run that did not fail (1 when a tool returned `isError`). */
-let successCode = 0
-/** Sets the exit code of a successful run. */
-export const setExitCode = (code: number) => Effect.sync(() => (successCode = code))
+/** Sets the exit code of a run that does not fail (1 when a tool returned `isError`). */
+export const setExitCode = (code: number) => Effect.sync(() => (runState().successCode = code))
 /**
  * The listing commands (`servers`, `tools`, `resources`, `prompts`) print what they could, and
  * exit 4 (server unavailable) when every server they needed failed: named ones, else every
@@ -235,7 +236,7 @@ export const unavailableWhenAllFailed = (needed: ReadonlyArray<string>, failed: 
   needed.length > 0 && needed.every((name) => failed.includes(name)) ? setExitCode(4) : Effect.void
 
 /** The exit code to end with, once the command is done. */
-export const exitCodeFor = (failure: McpctlError | undefined) => (failure ? exitCodeOf(failure) : successCode)
+export const exitCodeFor = (failure: McpctlError | undefined) => (failure ? exitCodeOf(failure) : runState().successCode)
 
 /**
  * Runs `command` on the host, in a span named after it; a failure is printed (and, with

@@ -8,6 +8,7 @@
 
 import type { ContentItem } from "@mcpctl/core/ContentItem"
 import { sanitize, sanitizeAndCut } from "@mcpctl/core/Sanitize"
+import { runState } from "./RunState.js"
 
 // A reader that goes away early (`mcpctl tools | head`) is no error of ours: the rest of the
 // output has nowhere to go, and Node would otherwise crash on the unhandled EPIPE.
@@ -25,21 +26,14 @@ export const err = (line = ""): void => {
   process.stderr.write(sanitize(line) + "\n")
 }
 
-let documentWritten = false
-
 /** The one JSON document of a `--json` run. */
 export const json = (value: unknown): void => {
-  documentWritten = true
+  runState().documentWritten = true
   process.stdout.write(JSON.stringify(value, null, 2) + "\n")
 }
 
-/** A new run begins (the daemon's warm host runs one command after another in one process). */
-export const resetDocument = (): void => {
-  documentWritten = false
-}
-
 /** Whether the run's JSON document is out (a failure found later must not write a second one). */
-export const jsonWritten = (): boolean => documentWritten
+export const jsonWritten = (): boolean => runState().documentWritten
 
 const visibleLength = (text: string): number => [...text].length
 

@@ -60,7 +60,7 @@ const serverIdle = minutes("server-idle", 5, "Close a server after this many min
 
 /** Starts the daemon detached and waits until it listens; its log is `$MCPCTL_HOME/run/daemon.log`. */
 const startDaemon = (dir: string, idleMs: number, serverIdleMs: number) =>
-  new Promise<number>((resolve, reject) => {
+  new Promise<number | undefined>((resolve, reject) => {
     privateRunDir(dir)
     const logFd = openSync(logPath(dir), "a", 0o600)
     const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!], {
@@ -86,6 +86,7 @@ const startDaemon = (dir: string, idleMs: number, serverIdleMs: number) =>
       }
       reject(new Error(`the daemon ${why}${tail ? `:\n${tail}` : ""}`))
     }
+    let another = false
     child.stdout!.on("data", (d) => {
       output += d
       const ready = /^ready (\d+)$/m.exec(output)
@@ -95,8 +96,19 @@ const startDaemon = (dir: string, idleMs: number, serverIdleMs: number) =>
         child.unref()
         resolve(Number(ready[1]))
       }
+      if (/^another$/m.test(output)) another = true
     })
-    child.on("exit", (code) => fail(`exited (${code})`))
+    child.on("exit", (code) => {
+      if (!another) return fail(`exited (${code})`)
+      // Another daemon holds the lock: once it answers, it is the one running (undefined: not ours).
+      clearTimeout(timer)
+      const deadline = Date.now() + 15_000
+      const ask = (): unknown =>
+        control(dir, "status", 5_000).then((s) =>
+          s ? resolve(undefined) : Date.now() > deadline ? fail("found another daemon starting, which did not answer within 15 s") : setTimeout(ask, 50)
+        )
+      ask()
+    })
   })
 
 const start = Command.make("start", { idle, serverIdle }, (flags) =>

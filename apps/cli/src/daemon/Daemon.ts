@@ -11,10 +11,15 @@
  * reach the socket); the socket is 0600; and every request carries the per-run secret of
  * `run/daemon.token` (32 random bytes, 0600, written before the socket listens, removed at exit),
  * which only the same user (or root) can read. A request without it is refused and logged.
+ *
+ * One daemon per run directory (Lock.ts): the lock is taken before the socket or the token is
+ * touched, and at exit a daemon removes the socket and the token only if they are still the
+ * files it made (same inode), never a successor's.
  */
 import { fork, type ChildProcess } from "node:child_process"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { chmodSync, lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs"
+import { takeDaemonLock } from "./Lock.js"
 import { connect, createServer, type Socket } from "node:net"
 import { type ControlRequest, frame, frameReader, type RunRequest, socketPath, tokenPath } from "./Wire.js"
 
@@ -77,6 +82,9 @@ export const runDaemon = (options: DaemonOptions): void => {
   let served = 0
   let refused = 0
   let stopping = false
+  /** The inodes of the socket and the token this daemon made: the only ones it removes. */
+  let socketIno: number | undefined
+  let tokenIno: number | undefined
 
   const spawnWorker = (key: string): Worker => {
     const child = fork(process.argv[1]!, [], {
@@ -89,6 +97,9 @@ export const runDaemon = (options: DaemonOptions): void => {
       if (message.type === "done") {
         worker.inFlight--
         worker.lastUsed = lastActivity = Date.now()
+      } else if (message.type === "changed") {
+        // One host process saw the settings change: every other one checks its hosts now.
+        for (const other of workers.values()) if (other.child.connected) other.child.send({ type: "recheck" }, () => {})
       }
     })
     child.on("exit", (code, signal) => {
@@ -153,9 +164,9 @@ export const runDaemon = (options: DaemonOptions): void => {
     stopping = true
     log(`stopping: ${why}`)
     server.close()
-    for (const file of [socketFile, tokenFile]) {
+    for (const [file, ino] of [[socketFile, socketIno], [tokenFile, tokenIno]] as const) {
       try {
-        unlinkSync(file)
+        if (ino !== undefined && lstatSync(file).ino === ino) unlinkSync(file)
       } catch {
         // gone already
       }
@@ -231,6 +242,7 @@ export const runDaemon = (options: DaemonOptions): void => {
     // The token exists before anyone can connect; a stale socket of a dead daemon is replaced.
     writeFileSync(tokenFile, token + "\n", { mode: 0o600 })
     chmodSync(tokenFile, 0o600)
+    tokenIno = lstatSync(tokenFile).ino
     try {
       unlinkSync(socketFile)
     } catch {
@@ -240,19 +252,30 @@ export const runDaemon = (options: DaemonOptions): void => {
     server.listen(socketFile, () => {
       process.umask(oldMask)
       chmodSync(socketFile, 0o600)
+      socketIno = lstatSync(socketFile).ino
       log(`listening on ${socketFile} (pid ${process.pid})`)
       // The starter waits for this line on the pipe that is our stdout, then lets go of it.
       process.stdout.end(`ready ${process.pid}\n`)
     })
   }
-  // Two starts at once: the one that finds the other listening leaves its socket and token alone.
-  const probe = connect(socketFile)
-  probe.on("connect", () => {
-    probe.destroy()
-    log(`another daemon listens on ${socketFile}; this one exits`)
-    process.exit(3)
+  /** Another daemon runs (or is starting): this one touches nothing, and tells its starter so. */
+  const another = (why: string) => {
+    log(`${why}; this one exits`)
+    process.stdout.end("another\n", () => process.exit(3))
+  }
+  takeDaemonLock(dir).then((lock) => {
+    if (lock === undefined) return another(`another daemon holds the lock of ${dir}`)
+    // A daemon of a version without the lock may still listen there: its socket stays.
+    const probe = connect(socketFile)
+    probe.on("connect", () => {
+      probe.destroy()
+      another(`another daemon listens on ${socketFile}`)
+    })
+    probe.on("error", listen)
+  }, (error) => {
+    log(`cannot take the daemon lock in ${dir}: ${error instanceof Error ? error.message : String(error)}`)
+    process.exit(1)
   })
-  probe.on("error", listen)
   server.on("error", (error) => {
     log(`cannot listen on ${socketFile}: ${error.message}`)
     process.exit(1)

@@ -100,10 +100,16 @@ interface Entry {
   readonly key: string
   readonly slot: string
   readonly label: { readonly cwd: string; readonly config: ReadonlyArray<string> }
+  /** What the fingerprint was taken of, to take it again (`recheck`). */
+  readonly inputs: { readonly options: HostOptions; readonly env: Readonly<Record<string, string | undefined>>; readonly cwd: string }
   readonly scope: Scope.CloseableScope
   readonly context: Context.Context<Host>
   lastUsed: number
   commands: number
+  /** Commands running on it now. */
+  active: number
+  /** No longer handed out (its inputs changed, or evicted); closed once no command runs on it. */
+  retired: boolean
 }
 
 /** What `daemon status` shows of one host. */
@@ -112,6 +118,7 @@ export interface HostStatus {
   readonly cwd: string
   readonly config: ReadonlyArray<string>
   readonly commands: number
+  readonly running: number
   readonly idleSeconds: number
   readonly servers: ReadonlyArray<{ readonly name: string; readonly status: string }>
 }
@@ -124,16 +131,25 @@ export const makeWarmHosts = (options: {
   readonly serverIdleMs: number
   /** Called once a command is past the terminal check, before it can do anything. */
   readonly onStart: () => void
+  /** A command found the settings changed (a new host replaced one): other processes' hosts may be stale too. */
+  readonly onSettingsChanged?: () => void
 }) => {
   const entries = new Map<string, Entry>()
-  const pool = { idleTimeToLive: Duration.millis(options.serverIdleMs) }
+  // Warm hosts outlive commands: their lists stay current through the change stream of modern servers.
+  const pool = { idleTimeToLive: Duration.millis(options.serverIdleMs), listen: true }
+  // Finding or building a host is one step at a time; the commands on a host run at once.
+  const lock = Effect.unsafeMakeSemaphore(1)
 
-  const close = (entry: Entry) => {
-    entries.delete(entry.key)
-    return Scope.close(entry.scope, Exit.void)
-  }
+  /** No new command gets it; it closes now, or when its last command ends. */
+  const retire = (entry: Entry): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      if (entries.get(entry.key) === entry) entries.delete(entry.key)
+      if (entry.retired) return Effect.void
+      entry.retired = true
+      return entry.active === 0 ? Effect.asVoid(Effect.forkDaemon(Scope.close(entry.scope, Exit.void))) : Effect.void
+    })
 
-  /** A failed connect counts for the command that saw it; the next command tries again. */
+  /** A failed connect counts for the commands that saw it; the next command tries again. */
   const forgetFailures = (context: Context.Context<Host>) =>
     Effect.suspend(() => {
       const p = Context.get(context, ConnectionPool)
@@ -142,6 +158,17 @@ export const makeWarmHosts = (options: {
           Effect.flatMap((state) => (state.status === "failed" || state.status === "needs-auth" ? p.invalidate(s.name) : Effect.void)),
           Effect.ignore
         ), { discard: true })
+    })
+
+  /**
+   * As a run of its own asks the server, the next command does: the lists a live connection
+   * remembers are dropped (a server may change a tool without saying so, and a pinned tool that
+   * changed must be refused as in-process).
+   */
+  const forgetLists = (context: Context.Context<Host>) =>
+    Effect.sync(() => {
+      const p = Context.get(context, ConnectionPool)
+      for (const s of p.servers) p.peek(s.name)?.lists.clear()
     })
 
   /** While a host is warm, a server's `tools/list_changed` drops its entry of the catalogue cache. */
@@ -158,38 +185,79 @@ export const makeWarmHosts = (options: {
       }
     }).pipe(Effect.scoped)
 
+  /** The host for this command (built when none fits), counted as in use. */
+  const acquire = (hostOptions: HostOptions) =>
+    lock.withPermits(1)(Effect.gen(function*() {
+      const cwd = process.cwd()
+      const { key, slot } = fingerprint(hostOptions, process.env, cwd)
+      const found = entries.get(key)
+      if (found !== undefined) {
+        found.active++
+        return { entry: found, fresh: false }
+      }
+      const scope = yield* Scope.make()
+      const context = yield* Layer.buildWithScope(hostLayer(hostOptions, pool), scope).pipe(
+        Effect.onError(() => Scope.close(scope, Exit.void))
+      )
+      // The settings changed (or the environment): the host of the old ones goes.
+      const replaced = [...entries.values()].filter((e) => e.slot === slot)
+      const lru = [...entries.values()].filter((e) => !replaced.includes(e)).sort((a, b) => a.lastUsed - b.lastUsed)
+      const evicted = entries.size - replaced.length >= MAX_HOSTS ? lru.slice(0, 1) : []
+      for (const old of [...replaced, ...evicted]) yield* retire(old)
+      yield* forgetChangedLists(context).pipe(Effect.forkIn(scope))
+      const entry: Entry = {
+        key,
+        slot,
+        label: { cwd, config: hostOptions.config },
+        inputs: { options: hostOptions, env: { ...process.env }, cwd },
+        scope,
+        context,
+        lastUsed: Date.now(),
+        commands: 0,
+        active: 1,
+        retired: false
+      }
+      entries.set(key, entry)
+      if (replaced.length > 0) yield* Effect.sync(() => options.onSettingsChanged?.())
+      return { entry, fresh: true }
+    }))
+
+  /** The command is done with the host: the last one out forgets failures, or closes a retired host. */
+  const release = (entry: Entry) =>
+    Effect.suspend(() => {
+      entry.active--
+      entry.lastUsed = Date.now()
+      if (entry.active > 0) return Effect.void
+      return entry.retired ? Scope.close(entry.scope, Exit.void) : forgetFailures(entry.context)
+    })
+
+  /**
+   * Takes every host's fingerprint again: a host whose files changed is never handed out again,
+   * so it closes now (a server removed from the settings stops in every host, not at its idle
+   * time to live).
+   */
+  const recheck = lock.withPermits(1)(Effect.suspend(() =>
+    Effect.forEach([...entries.values()], (entry) =>
+      fingerprint(entry.inputs.options, entry.inputs.env, entry.inputs.cwd).key === entry.key ? Effect.void : retire(entry), { discard: true })
+  ))
+
   const provider: HostProvider = (hostOptions, program) =>
     Effect.gen(function*() {
       if (interactive(hostOptions) || hostOptions.auth === true) return yield* Effect.die(new NeedsTerminal())
       yield* Effect.sync(options.onStart)
-      const cwd = process.cwd()
-      const { key, slot } = fingerprint(hostOptions, process.env, cwd)
-      let entry = entries.get(key)
-      if (entry === undefined) {
-        const scope = yield* Scope.make()
-        const context = yield* Layer.buildWithScope(hostLayer(hostOptions, pool), scope).pipe(
-          Effect.onError(() => Scope.close(scope, Exit.void))
-        )
-        // The settings changed (or the environment): the host of the old ones goes, in the background.
-        const replaced = [...entries.values()].filter((e) => e.slot === slot)
-        const lru = [...entries.values()].sort((a, b) => a.lastUsed - b.lastUsed)
-        const evicted = entries.size - replaced.length >= MAX_HOSTS ? lru.filter((e) => !replaced.includes(e)).slice(0, 1) : []
-        for (const old of [...replaced, ...evicted]) yield* Effect.forkDaemon(close(old))
-        yield* forgetChangedLists(context).pipe(Effect.forkIn(scope))
-        entry = { key, slot, label: { cwd, config: hostOptions.config }, scope, context, lastUsed: Date.now(), commands: 0 }
-        entries.set(key, entry)
-      } else {
-        // As in a run of its own: the settings' warnings once per command, pins as on disk now.
-        yield* Effect.forEach(Context.get(entry.context, McpConfig).warnings, (w) => Effect.logWarning(w), { discard: true })
-        const pins = Context.getOption(entry.context as Context.Context<unknown>, Pins)
-        if (Option.isSome(pins)) yield* pins.value.reload
-      }
-      const used = entry
-      used.commands++
-      return yield* program.pipe(
-        Effect.provide(used.context),
-        Effect.ensuring(Effect.zipRight(forgetFailures(used.context), Effect.sync(() => (used.lastUsed = Date.now()))))
-      )
+      const { entry, fresh } = yield* acquire(hostOptions)
+      return yield* Effect.gen(function*() {
+        if (!fresh) {
+          // As in a run of its own: the settings' warnings once per command, pins as on disk now,
+          // lists as the server has them now.
+          yield* Effect.forEach(Context.get(entry.context, McpConfig).warnings, (w) => Effect.logWarning(w), { discard: true })
+          const pins = Context.getOption(entry.context as Context.Context<unknown>, Pins)
+          if (Option.isSome(pins)) yield* pins.value.reload
+          yield* forgetLists(entry.context)
+        }
+        entry.commands++
+        return yield* Effect.provide(program, entry.context)
+      }).pipe(Effect.ensuring(release(entry)))
     })
 
   const status = (): Effect.Effect<Array<HostStatus>> =>
@@ -206,6 +274,7 @@ export const makeWarmHosts = (options: {
           cwd: e.label.cwd,
           config: e.label.config,
           commands: e.commands,
+          running: e.active,
           idleSeconds: Math.round((Date.now() - e.lastUsed) / 1000),
           servers
         })
@@ -213,7 +282,13 @@ export const makeWarmHosts = (options: {
     })
 
   /** Closes every host: each server shuts down as on Ctrl-C. */
-  const closeAll = Effect.suspend(() => Effect.forEach([...entries.values()], close, { concurrency: "unbounded", discard: true }))
+  const closeAll = Effect.suspend(() =>
+    Effect.forEach([...entries.values()], (e) => {
+      entries.delete(e.key)
+      e.retired = true
+      return Scope.close(e.scope, Exit.void)
+    }, { concurrency: "unbounded", discard: true })
+  )
 
-  return { provider, status, closeAll }
+  return { provider, status, closeAll, recheck }
 }

@@ -1,10 +1,17 @@
 /**
  * A daemon host process: a child of the daemon (an IPC channel, `MCPCTL_DAEMON_ROLE=worker`) that
- * runs relayed commands one after another on its warm hosts. The daemon hands over each client's
- * socket with the request; for the command, this process takes on the client's argv, working
- * directory, environment and terminal facts, and what the command writes to stdout and stderr
- * goes to the socket as frames, the exit code last. One command at a time: a command reads and
- * writes process-wide state (argv, environment, exit code), exactly as in a run of its own.
+ * runs relayed commands on its warm hosts, many at once. The daemon hands over each client's
+ * socket with the request; what the command writes to stdout and stderr goes to that socket as
+ * frames, the exit code last.
+ *
+ * Several commands at once in one process: what a command reads of the process (argv, terminal
+ * facts, stdout and stderr, its exit code and whether its JSON document is out) is its own. Each
+ * command's fiber carries its record (a FiberRef, inherited by the fibers it forks), and
+ * `process.argv`, the streams' `write` and `isTTY`/`columns`/`rows` answer for the command whose
+ * fiber is running. Code that runs outside any command's fiber (a server's log notification, a
+ * connection's background fiber) writes to the one command running, or, when several run, to the
+ * daemon's log. Working directory and environment are the same for every command of a host
+ * process: the daemon routes by them (Daemon.ts `routeKey`).
  *
  * When the daemon dies (`kill -9` included) the IPC channel closes: every server is sent SIGKILL
  * and the process exits, and the watchdog of ProcessGroups covers a death of this process too.
@@ -16,10 +23,12 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
 import type { Socket } from "node:net"
 import { logLevelFromArgv } from "../Flags.js"
-import { setExitCode, setHostProvider } from "../Host.js"
-import { resetDocument } from "../Render.js"
+import { setHostProvider } from "../Host.js"
+import { type RunState, setRunStateLookup } from "../RunState.js"
 import { makeWarmHosts, NeedsTerminal } from "./WarmHosts.js"
 import { frame, type RunRequest } from "./Wire.js"
 
@@ -32,86 +41,136 @@ export interface CliParts {
   readonly codeOf: (exit: Exit.Exit<unknown, unknown>) => number
 }
 
+/** One relayed command while it runs. */
+interface Command {
+  readonly argv: ReadonlyArray<string>
+  readonly tty: RunRequest["tty"]
+  readonly socket: Socket
+  readonly state: RunState
+  /** Tells the client the command started (once): from then on it must not be run again. */
+  readonly start: () => void
+  sent: boolean
+  done: boolean
+}
+
+/** How often the hosts' settings files are looked at between commands. */
+const SETTINGS_CHECK_MS = 5_000
+
+const commandRef = FiberRef.unsafeMake<Command | undefined>(undefined)
+const active = new Set<Command>()
+/** The command of code that runs outside its fiber, synchronously (its exit code, at the end). */
+let outside: Command | undefined
+
+/** The command the running code belongs to, if any (see the module's comment). */
+const current = (): Command | undefined => {
+  if (outside) return outside
+  const fiber = Fiber.getCurrentFiber()
+  const own = Option.isSome(fiber) ? fiber.value.getFiberRef(commandRef) : undefined
+  if (own && !own.done) return own
+  return active.size === 1 ? active.values().next().value : undefined
+}
+
 type Write = typeof process.stdout.write
 
-/** Sets a stream's terminal facts for one command. */
-const setTty = (stream: NodeJS.WriteStream | NodeJS.ReadStream, isTTY: boolean, size?: { columns?: number | undefined; rows?: number | undefined }) => {
-  Object.defineProperty(stream, "isTTY", { value: isTTY || undefined, configurable: true, writable: true })
-  if (size) {
-    Object.defineProperty(stream, "columns", { value: size.columns, configurable: true, writable: true })
-    Object.defineProperty(stream, "rows", { value: size.rows, configurable: true, writable: true })
+/** `write` of stdout or stderr: frames to the command's client, else the stream itself (the daemon's log). */
+const frameWriter = (type: "O" | "E", real: Write): Write =>
+  function(this: NodeJS.WriteStream, chunk: unknown, encoding?: unknown, callback?: unknown) {
+    const command = current()
+    if (!command) return real.call(this, chunk as string, encoding as BufferEncoding, callback as () => void)
+    const cb = typeof encoding === "function" ? encoding : callback
+    command.start()
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding as BufferEncoding : "utf8") : Buffer.from(chunk as Uint8Array)
+    if (!command.socket.destroyed) command.socket.write(frame(type, bytes))
+    if (typeof cb === "function") process.nextTick(cb as () => void)
+    return true
+  } as Write
+
+/** Terminal facts of a stream, as the command's client has them. */
+const terminalFacts = (stream: NodeJS.WriteStream | NodeJS.ReadStream, which: "stdin" | "stdout" | "stderr") => {
+  const define = (key: string, get: () => unknown) => Object.defineProperty(stream, key, { get, set: () => {}, configurable: true })
+  define("isTTY", () => current()?.tty[which] || undefined)
+  if (which !== "stdin") {
+    define("columns", () => current()?.tty.columns)
+    define("rows", () => current()?.tty.rows)
   }
 }
 
 /** Replaces the environment in place (child processes and `process.env` readers see the new one). */
 const setEnv = (env: Readonly<Record<string, string>>) => {
   for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key]
-  for (const [key, value] of Object.entries(env)) process.env[key] = value
+  for (const [key, value] of Object.entries(env)) if (process.env[key] !== value) process.env[key] = value
 }
 
 export const runWorker = (parts: CliParts): void => {
   const serverIdleMs = Number(process.env.MCPCTL_DAEMON_SERVER_IDLE_MS) || 5 * 60_000
   delete process.env.MCPCTL_DAEMON_ROLE
-  // The command of now tells its client it started: from then on, it must not be run again.
-  let started = () => {}
-  const hosts = makeWarmHosts({ serverIdleMs, onStart: () => started() })
+  const hosts = makeWarmHosts({
+    serverIdleMs,
+    onStart: () => current()?.start(),
+    // The settings changed: the daemon asks every host process to check its hosts.
+    onSettingsChanged: () => process.send?.({ type: "changed" })
+  })
   setHostProvider(hosts.provider)
+  setRunStateLookup(() => current()?.state)
   const binArgv = process.argv.slice(0, 2)
-  const realOut = process.stdout.write
-  const realErr = process.stderr.write
-  let queue: Promise<void> = Promise.resolve()
+  Object.defineProperty(process, "argv", { get: () => current()?.argv ?? binArgv, set: () => {}, configurable: true })
+  process.stdout.write = frameWriter("O", process.stdout.write)
+  process.stderr.write = frameWriter("E", process.stderr.write)
+  terminalFacts(process.stdin, "stdin")
+  terminalFacts(process.stdout, "stdout")
+  terminalFacts(process.stderr, "stderr")
   let commands = 0
 
   const runOne = async (request: RunRequest, socket: Socket): Promise<void> => {
     if (socket.destroyed) return
     try {
-      process.chdir(request.cwd)
+      if (process.cwd() !== request.cwd) process.chdir(request.cwd)
     } catch {
       socket.end(frame("I"))
       return
     }
-    let sent = false
-    const start = () => {
-      if (!sent && !socket.destroyed) socket.write(frame("S"))
-      sent = true
-    }
-    started = start
-    const writer = (type: "O" | "E"): Write =>
-      function(this: unknown, chunk: unknown, encoding?: unknown, callback?: unknown) {
-        const cb = typeof encoding === "function" ? encoding : callback
-        start()
-        const bytes = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding as BufferEncoding : "utf8") : Buffer.from(chunk as Uint8Array)
-        if (!socket.destroyed) socket.write(frame(type, bytes))
-        if (typeof cb === "function") process.nextTick(cb as () => void)
-        return true
-      } as Write
-    process.argv = [...binArgv, ...request.argv]
     setEnv(request.env)
-    setTty(process.stdin, request.tty.stdin)
-    setTty(process.stdout, request.tty.stdout, request.tty)
-    setTty(process.stderr, request.tty.stderr, request.tty)
-    process.stdout.write = writer("O")
-    process.stderr.write = writer("E")
-    resetDocument()
-    Effect.runSync(setExitCode(0))
-    const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(request.argv) ?? "warning"))
-    const fiber = Effect.runFork(parts.program(process.argv).pipe(Effect.provide(NodeContext.layer), Effect.provide(logs)))
-    // The client went away (Ctrl-C, killed): the command is interrupted, as by a signal in-process.
-    const onClose = () => Effect.runFork(Fiber.interrupt(fiber))
-    socket.once("close", onClose)
-    const exit = await Effect.runPromise(Fiber.await(fiber))
-    socket.off("close", onClose)
-    const needsTerminal = Exit.isFailure(exit) && Cause.isDie(exit.cause) && Cause.squash(exit.cause) instanceof NeedsTerminal
-    const code = needsTerminal ? 0 : parts.codeOf(exit)
-    process.stdout.write = realOut
-    process.stderr.write = realErr
-    commands++
-    if (socket.destroyed) return
-    started = () => {}
-    if (needsTerminal && !sent) socket.end(frame("I"))
-    else {
-      start()
-      socket.end(frame("X", String(code)))
+    const command: Command = {
+      argv: [...binArgv, ...request.argv],
+      tty: request.tty,
+      socket,
+      state: { documentWritten: false, successCode: 0 },
+      start: () => {
+        if (!command.sent && !socket.destroyed) socket.write(frame("S"))
+        command.sent = true
+      },
+      sent: false,
+      done: false
+    }
+    active.add(command)
+    try {
+      const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(request.argv) ?? "warning"))
+      const fiber = Effect.runFork(
+        parts.program(command.argv).pipe(Effect.provide(NodeContext.layer), Effect.provide(logs), Effect.locally(commandRef, command))
+      )
+      // The client went away (Ctrl-C, killed): the command is interrupted, as by a signal in-process.
+      const onClose = () => Effect.runFork(Fiber.interrupt(fiber))
+      socket.once("close", onClose)
+      const exit = await Effect.runPromise(Fiber.await(fiber))
+      socket.off("close", onClose)
+      const needsTerminal = Exit.isFailure(exit) && Cause.isDie(exit.cause) && Cause.squash(exit.cause) instanceof NeedsTerminal
+      outside = command
+      let code: number
+      try {
+        code = needsTerminal ? 0 : parts.codeOf(exit)
+      } finally {
+        outside = undefined
+      }
+      commands++
+      if (socket.destroyed) return
+      if (needsTerminal && !command.sent) socket.end(frame("I"))
+      else {
+        command.start()
+        socket.end(frame("X", String(code)))
+      }
+    } finally {
+      command.done = true
+      active.delete(command)
     }
   }
 
@@ -127,11 +186,8 @@ export const runWorker = (parts: CliParts): void => {
   process.on("message", (message: { type: string; request?: RunRequest; id?: number }, handle: unknown) => {
     if (message.type === "run" && message.request) {
       const socket = handle as Socket
-      const request = message.request
-      queue = queue.then(() => runOne(request, socket)).catch((error) => {
-        process.stdout.write = realOut
-        process.stderr.write = realErr
-        realErr.call(process.stderr, `mcpctl daemon host: ${String(error)}\n`)
+      runOne(message.request, socket).catch((error) => {
+        process.stderr.write(`mcpctl daemon host: ${String(error)}\n`)
         if (!socket.destroyed) socket.destroy()
       }).finally(() => process.send?.({ type: "done" }))
     } else if (message.type === "status") {
@@ -140,9 +196,14 @@ export const runWorker = (parts: CliParts): void => {
       const { arrayBuffers, external, heapUsed, rss } = process.memoryUsage()
       const mb = (n: number) => Math.round(n / 1e5) / 10
       const memory = { rssMb: mb(rss), heapUsedMb: mb(heapUsed), externalMb: mb(external), arrayBuffersMb: mb(arrayBuffers) }
-      Effect.runPromise(hosts.status()).then((list) => process.send?.({ type: "status", id: message.id, hosts: list, commands, pid: process.pid, memory }))
-    } else if (message.type === "shutdown") shutdown(false)
+      Effect.runPromise(hosts.status()).then((list) =>
+        process.send?.({ type: "status", id: message.id, hosts: list, commands, running: active.size, pid: process.pid, memory })
+      )
+    } else if (message.type === "recheck") Effect.runFork(hosts.recheck)
+    else if (message.type === "shutdown") shutdown(false)
   })
+  // Settings edited while no command runs: a host of stale settings closes all the same.
+  setInterval(() => Effect.runFork(hosts.recheck), SETTINGS_CHECK_MS).unref()
   process.on("disconnect", () => shutdown(true))
   // Signals reach this process only from someone who means it: the same orderly shutdown.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(false))
