@@ -71,6 +71,21 @@ await build({
   logLevel: "warning"
 })
 
+// The output-schema check's worker thread (core `internal/validation/workers.ts` looks for it
+// beside the bundle): its own file with the schema engine (Ajv, formats, re2js) inside.
+await build({
+  entryPoints: [join(here, "../../packages/core/src/internal/schemaEngine/worker.mjs")],
+  outfile: join(here, "bin/schema-worker.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  mainFields: ["module", "main"],
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning"
+})
+
 await build({
   entryPoints: [join(here, "src/main.ts")],
   outfile: join(here, "bin/mcpctl.cjs"),
@@ -92,6 +107,9 @@ await build({
   mainFields: ["module", "main"],
   // The workspace packages from their TypeScript sources, not a stale dist/.
   conditions: ["@mcpctl/source"],
+  // `import.meta.url` is empty in CommonJS: core's validation workers look beside the bundle
+  // (`__dirname`) first.
+  logOverride: { "empty-import-meta": "silent" },
   logLevel: "warning"
 })
 

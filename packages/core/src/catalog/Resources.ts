@@ -17,6 +17,7 @@ import { type OutputWriteError, persistBinary, persistCallContent } from "../con
 import { type ServerUnavailable, UsageError } from "../Errors.js"
 import { didYouMean } from "../Suggest.js"
 import { collectPages } from "./Pagination.js"
+import { HostClient } from "../internal/pool/hostClient.js"
 
 /** A resource with the server that offers it. */
 export interface ServerResource extends Resource {
@@ -413,9 +414,15 @@ export interface ServerLog {
  * go (the CLI: stderr, so `--json` stdout stays clean).
  */
 export const forwardServerLogs =
-  (threshold: LoggingLevel, write: (log: ServerLog) => void) => (client: Client, server: ResolvedServer): void =>
+  (threshold: LoggingLevel, write: (log: ServerLog) => void) => (client: Client, server: ResolvedServer): void => {
+    // The pool's client takes server logs off the SDK's schema dispatch: a flood below the
+    // threshold costs a level comparison per message (hostClient.ts).
+    if (client instanceof HostClient) {
+      return client.setServerLogHandler(threshold, (p) => write({ server: server.name, level: p.level, logger: p.logger, data: p.data }))
+    }
     client.setNotificationHandler("notifications/message", (n) => {
       if (levelAtLeast(n.params.level, threshold)) {
         write({ server: server.name, level: n.params.level, logger: n.params.logger, data: n.params.data })
       }
     })
+  }

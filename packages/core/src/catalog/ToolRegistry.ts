@@ -16,6 +16,7 @@ import { xMcpHeaderFault } from "./HeaderParams.js"
 import { ListKey } from "../pool/ConnectionLists.js"
 import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
 import { namingTool, type RequestError } from "../pool/RequestErrors.js"
+import { checkStructuredContent } from "../pool/SchemaValidator.js"
 import {
   type ConfigError,
   type PermissionDenied,
@@ -243,12 +244,11 @@ interface ToolList extends IndexedTools {
 /** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
 const toolsList = new ListKey<ToolList>("tools", "tools")
 
-/** What the SDK needs of a tool to validate its result (SchemaValidator caches by schema). */
-const toolDefinitionOf = (tool: McpTool): Tool => ({
-  name: tool.tool,
-  inputSchema: tool.inputSchema,
-  ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema })
-})
+/**
+ * The definition handed to the SDK's `callTool`: without `outputSchema`, so the SDK does not check
+ * the result on the event loop; `checkStructuredContent` does, bounded (SchemaValidator.ts).
+ */
+const toolDefinitionOf = (tool: McpTool): Tool => ({ name: tool.tool, inputSchema: tool.inputSchema })
 
 const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() }
 
@@ -508,15 +508,22 @@ const make = Effect.gen(function*() {
     const signal = options?.signal
       ? AbortSignal.any(controller ? [controller.signal, options.signal] : [options.signal])
       : controller?.signal
+    // The result arrived and its structuredContent is being checked (for the timeout's message).
+    let checking = false
     const request = pool.run(tool.server, "tools/call", (connection, signal) => {
       const sent = connection.client.callTool({ name: tool.tool, arguments: args }, {
-        // The definition the catalogue holds: SDK v2 checks `structuredContent` against its
-        // `outputSchema` (it would otherwise look for a listing in its own response cache, which
-        // the page-by-page listing above never fills).
+        // The definition the catalogue holds (the SDK would otherwise look for a listing in its
+        // own response cache, which the page-by-page listing above never fills).
         toolDefinition: toolDefinitionOf(tool),
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})
+      }).then((result) => {
+        if (tool.outputSchema === undefined) return result as CallToolResult
+        checking = true
+        // Against the listed outputSchema, inline when small, else in a worker this call's
+        // signal (timeout, cancel) can stop.
+        return checkStructuredContent(connection.client, tool.tool, tool.server, tool.outputSchema, result as CallToolResult, signal)
       }).catch(namingTool(tool.tool)) as Promise<CallToolResult>
       return onSteps === undefined ? sent : sent.catch((error: unknown) => {
         if (error instanceof UrlElicitationRequiredError) {
@@ -539,7 +546,10 @@ const make = Effect.gen(function*() {
             server: tool.server,
             tool: tool.name,
             timeoutMs,
-            message: `${tool.name} did not answer within ${timeoutMs} ms and was cancelled. ` +
+            message: (checking
+              ? `${tool.name} answered, but checking its structuredContent against the tool's outputSchema did not ` +
+                `finish within ${timeoutMs} ms (the call's timeout); the check was stopped. `
+              : `${tool.name} did not answer within ${timeoutMs} ms and was cancelled. `) +
               `Raise it with --timeout MS, the server's "timeout" setting, or MCP_TOOL_TIMEOUT.`
           })
         }

@@ -21,7 +21,7 @@ import { Transport } from "../transport/Transport.js"
 import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges } from "./ConnectionLists.js"
 import type { Era } from "./EraCache.js"
 import { handshake } from "../internal/pool/handshake.js"
-import { listensTo } from "../internal/pool/hostClient.js"
+import { listensTo, notificationShortcut } from "../internal/pool/hostClient.js"
 import { type RequestPool, sendRequest } from "../internal/pool/request.js"
 import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "./NeedsAuthCache.js"
 import type { RequestError } from "./RequestErrors.js"
@@ -314,7 +314,7 @@ export function make(options: PoolOptions) {
         // Any message from the server proves the transport works: the error count restarts.
         // Notifications nobody handles never reach the SDK's schema dispatch (a flood of them cost
         // 95 s of CPU).
-        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0), listensTo(client))
+        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0), listensTo(client), notificationShortcut(client))
         dropOnListChanged(client, record.lists, (list) => {
           if (entry.live === record) fork(PubSub.publish(events, { _tag: "ListChanged", server: name, list }))
         })

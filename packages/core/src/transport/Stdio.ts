@@ -116,6 +116,11 @@ export class StdioChildTransport implements SdkTransport {
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void
+  /**
+   * Set by the pool: true for a line to drop unparsed (a server log below the host's threshold,
+   * `hostClient.ts`); a flood of them costs a scan per line, not a parse.
+   */
+  skipLine: ((line: string) => boolean) | undefined = undefined
 
   /** The child's pid, which is also its process group id. */
   readonly pid: number
@@ -320,14 +325,19 @@ export class StdioChildTransport implements SdkTransport {
         this.appendPartial(chunk, start)
         return
       }
-      const piece = chunk.subarray(start, newline)
+      const from = start
       start = newline + 1
-      if (this.dropping !== undefined || this.stdoutPending + piece.length > this.maxMessageBytes) {
-        this.dropLine(piece, true)
+      if (this.dropping !== undefined || this.stdoutPending + newline - from > this.maxMessageBytes) {
+        this.dropLine(chunk.subarray(from, newline), true)
         continue
       }
-      const line =
-        this.stdoutChunks.length === 0 ? piece : Buffer.concat([...this.stdoutChunks, piece], this.stdoutPending + piece.length)
+      if (this.stdoutChunks.length === 0) {
+        // The common case, a whole line in one chunk: decoded in place (no Buffer view per line).
+        this.handleLine(chunk.toString("utf8", from, newline))
+        continue
+      }
+      const piece = chunk.subarray(from, newline)
+      const line = Buffer.concat([...this.stdoutChunks, piece], this.stdoutPending + piece.length)
       this.stdoutChunks.length = 0
       this.stdoutPending = 0
       this.handleLine(line.toString("utf8"))
@@ -395,8 +405,8 @@ export class StdioChildTransport implements SdkTransport {
   }
 
   private handleLine(raw: string): void {
-    const line = raw.replace(/\r$/, "")
-    if (line.trim() === "") return
+    const line = raw.charCodeAt(raw.length - 1) === 0x0d ? raw.slice(0, -1) : raw
+    if (this.skipLine?.(line) === true) return
     let message: unknown
     try {
       message = JSON.parse(line)
@@ -404,6 +414,7 @@ export class StdioChildTransport implements SdkTransport {
       message = undefined
     }
     if (!isMessageShape(message)) {
+      if (line.trim() === "") return
       this.diagnostic(`stdout line is not JSON-RPC, skipped: ${line.length > 200 ? line.slice(0, 200) + "…" : line}`)
       return
     }

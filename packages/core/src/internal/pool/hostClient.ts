@@ -3,9 +3,11 @@
  * methods it has a handler for (set through the public `setNotificationHandler` /
  * `removeNotificationHandler`, including the ones the SDK's own constructor registers), so the
  * pool can drop, before the SDK parses them, notifications nobody listens to
- * (`Resilience.answerInvalidResponses`).
+ * (`Resilience.answerInvalidResponses`), and the host's server-log handler with its threshold,
+ * so a `notifications/message` costs a level comparison, not the SDK's schema dispatch.
  */
-import { Client } from "@modelcontextprotocol/client"
+import { Client, type JSONRPCNotification, type LoggingLevel } from "@modelcontextprotocol/client"
+import { logLevelOfLine } from "./logLine.js"
 
 // Kept outside the instance: the SDK's constructor registers its own handlers (progress,
 // cancelled) before a subclass's fields exist.
@@ -17,15 +19,52 @@ const methodsOf = (client: Client): Set<string> => {
   return methods
 }
 
+/** The MCP log levels by severity (syslog order, least severe first). */
+const severity = new Map<string, number>(
+  ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"].map((level, i) => [level, i])
+)
+/** A level's rank; an unknown one counts as info, as `Resources.levelAtLeast` has it. */
+const rankOf = (level: string): number => severity.get(level) ?? 1
+
+/** What a server log message hands the host: its params, as the wire has them. */
+export interface LogParams {
+  readonly level: LoggingLevel
+  readonly logger?: string | undefined
+  readonly data?: unknown
+}
+
+/** A host's server-log handler: messages at `threshold` or above go to `write`. */
+interface LogRoute {
+  readonly threshold: number
+  readonly write: (params: LogParams) => void
+}
+
+const logRoutes = new WeakMap<Client, LogRoute>()
+
 export class HostClient extends Client {
   override setNotificationHandler(method: string, ...rest: Array<unknown>): void {
     methodsOf(this).add(method)
+    if (method === "notifications/message") logRoutes.delete(this)
     return (super.setNotificationHandler as (method: string, ...rest: Array<unknown>) => void)(method, ...rest)
   }
 
   override removeNotificationHandler(method: string): void {
     methodsOf(this).delete(method)
+    if (method === "notifications/message") logRoutes.delete(this)
     super.removeNotificationHandler(method)
+  }
+
+  /**
+   * The server-log handler, delivered by the pool's transport wrapper (`directDelivery`): a
+   * message below `threshold` is dropped after a level comparison, one at or above it goes to
+   * `write` with its params as received (the same fields the SDK's parse would hand over).
+   */
+  setServerLogHandler(threshold: LoggingLevel, write: (params: LogParams) => void): void {
+    // Also through the SDK, for a message the direct path leaves to it (an unknown level).
+    this.setNotificationHandler("notifications/message", (n: { readonly params: LogParams }) => {
+      if (rankOf(n.params.level) >= rankOf(threshold)) write(n.params)
+    })
+    logRoutes.set(this, { threshold: rankOf(threshold), write })
   }
 }
 
@@ -43,3 +82,39 @@ const consumedBySdk = new Set(["notifications/subscriptions/acknowledged", "noti
 export const listensTo = (client: Client) => (method: string): boolean =>
   client.fallbackNotificationHandler !== undefined || !(client instanceof HostClient) ||
   listened.get(client)?.has(method) === true || consumedBySdk.has(method)
+
+/** How the pool's transport wrapper takes notifications off the SDK's path (`Resilience.answerInvalidResponses`). */
+export interface NotificationShortcut {
+  /**
+   * A parsed notification: true when it was dropped (a server log below the host's threshold) or
+   * handed to the host's handler; false leaves it to the SDK (no handler set through
+   * `setServerLogHandler`, another method, or params the SDK's schema would have to judge).
+   */
+  readonly takes: (message: JSONRPCNotification) => boolean
+  /** A raw line, before it is parsed (stdio): true when it is a server log below the threshold. */
+  readonly skipsLine: (line: string) => boolean
+}
+
+export const notificationShortcut = (client: Client): NotificationShortcut => ({
+  takes: (message) => {
+    if (message.method !== "notifications/message") return false
+    const route = logRoutes.get(client)
+    if (route === undefined) return false
+    const params = message.params as { level?: unknown; logger?: unknown } | undefined
+    const level = params?.level
+    const rank = typeof level === "string" ? severity.get(level) : undefined
+    if (rank === undefined || (params!.logger !== undefined && typeof params!.logger !== "string")) return false
+    if (rank >= route.threshold) route.write(params as unknown as LogParams)
+    return true
+  },
+  skipsLine: (line) => {
+    const route = logRoutes.get(client)
+    // Only lines that can be logs are scanned (a result's line is left alone at once).
+    if (route === undefined || route.threshold === 0 || !line.includes(LOG_METHOD)) return false
+    const level = logLevelOfLine(line)
+    const rank = level === undefined ? undefined : severity.get(level)
+    return rank !== undefined && rank < route.threshold
+  }
+})
+
+const LOG_METHOD = "\"notifications/message\""
