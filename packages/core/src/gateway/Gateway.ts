@@ -45,15 +45,18 @@ import {
 } from "./GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
-import { indexPrompts, indexResources } from "./GatewayCatalog.js"
+import { indexPrompts, indexResources, promptName, upstreamPromptName } from "./GatewayCatalog.js"
 import { headerParams } from "./ParamHeaders.js"
 
 /** How the gateway introduces itself. */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
 
-/** A catalogue entry as the gateway lists it: the qualified name, the server's annotations. */
-export const toListedTool = (tool: McpTool): Tool => ({
-  name: tool.name,
+/**
+ * A catalogue entry as the gateway lists it: the qualified name (or `name`, the server's own with
+ * `--names upstream`), the server's annotations.
+ */
+export const toListedTool = (tool: McpTool, name: string = tool.name): Tool => ({
+  name,
   title: tool.title,
   description: tool.description,
   inputSchema: tool.inputSchema,
@@ -79,7 +82,17 @@ export interface GatewayOptions {
    * plus the tools of servers with `"alwaysLoad": true`, instead of every tool.
    */
   readonly toolSearch?: boolean | undefined
+  /**
+   * `upstream`: with exactly one enabled server, its tools and prompts under the server's own
+   * names (a drop-in proxy for a client that expects them). With several, the prefixed names
+   * stay (`mcpctl`, the default), so two servers' names can never clash.
+   */
+  readonly names?: "mcpctl" | "upstream" | undefined
 }
+
+/** Whether a gateway with `options` serves the one enabled server under its own names (pure). */
+export const servesUpstreamNames = (options: GatewayOptions, enabledServers: number): boolean =>
+  options.names === "upstream" && enabledServers === 1
 
 /** How one gateway server is built: whether it tells its client of catalogue changes itself. */
 interface GatewayBuild extends GatewayOptions {
@@ -110,6 +123,15 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       throw toProtocolError(Cause.squash(exit.cause))
     })
   const toolSearch = options.toolSearch === true
+  const upstreamNames = servesUpstreamNames(options, config.servers.filter((s) => !s.config.disabled).length)
+  const naming = upstreamNames ? upstreamPromptName : promptName
+  const listedName = (tool: McpTool) => (upstreamNames ? tool.tool : tool.name)
+  // A name our client sends, as the registry knows it: with upstream names, the one server's
+  // tool of that name (an unknown name is left as is: the registry says it is unknown).
+  const qualify = (name: string) =>
+    upstreamNames
+      ? Effect.map(registry.list(), ({ tools }) => tools.find((t) => t.tool === name)?.name ?? name)
+      : Effect.succeed(name)
   const server = new Server(gatewayInfo, {
     capabilities: {
       tools: { listChanged: true },
@@ -121,7 +143,9 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       logging: {}
     },
     instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
-      "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>." +
+      (upstreamNames
+        ? "Tool and prompt names are the server's own."
+        : "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>.") +
       (toolSearch ? ` Most tools are not listed: find them with ${SEARCH_TOOLS} and run them with ${CALL_TOOL}.` : "")
   })
   const alwaysLoad = new Set(config.servers.filter((s) => s.config.alwaysLoad === true && !s.config.disabled).map((s) => s.name))
@@ -136,14 +160,14 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
 
   server.setRequestHandler("tools/list", () =>
     run(Effect.map(toolSearch ? registry.list([...alwaysLoad]) : registry.list(), ({ tools }) => {
-      const listed = tools.filter(offered).map(toListedTool)
+      const listed = tools.filter(offered).map((t) => toListedTool(t, listedName(t)))
       return { tools: toolSearch ? [...metaTools, ...listed] : listed }
     })))
 
   // The client's cancellation reaches the server that runs the tool, too; its progress reaches
   // the client, under the token the client sent.
   const callTool = (name: string, args: Record<string, unknown>, extra: CallExtra) =>
-    registry.call(name, args, {
+    Effect.flatMap(qualify(name), (qualified) => registry.call(qualified, args, {
       signal: extra.signal,
       onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification)
     }).pipe(
@@ -156,8 +180,13 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
           ...(shaped.structuredContent ? { structuredContent: shaped.structuredContent } : {})
         }
       }),
-      Effect.catchAll((error) => Effect.succeed(errorResult(error.message)))
-    )
+      // The server's own JSON-RPC error (a missing client capability, an unknown tool) reaches our
+      // client as that error, code and data kept; what went wrong on our side (denied, timed out,
+      // server down) is a tool result the calling model can read.
+      Effect.catchAll((error) =>
+        error._tag === "McpRequestError" && error.fromServer === true ? Effect.fail(error) : Effect.succeed(errorResult(error.message))
+      )
+    ))
 
   const searchTools = (args: Record<string, unknown>) =>
     typeof args.query !== "string" || args.query.trim() === ""
@@ -195,7 +224,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   server.setRequestHandler("resources/read", (request, ctx) =>
     run(readRouted(request.params.uri, denied), ctx.mcpReq.signal))
 
-  const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied))
+  const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied, naming))
 
   server.setRequestHandler("prompts/list", () =>
     run(Effect.map(promptIndex, (prompts) => ({
@@ -211,7 +240,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       return yield* getPrompt(target.server, target.name, request.params.arguments ?? {})
     })))
 
-  server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied), ctx.mcpReq.signal))
+  server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied, naming), ctx.mcpReq.signal))
 
   server.setRequestHandler("logging/setLevel", (request) => run(setLevelEverywhere(request.params.level, denied)))
 

@@ -18,7 +18,7 @@ import {
   setLogLevel
 } from "../catalog/Resources.js"
 import { type McpctlError } from "../Errors.js"
-import { indexPrompts, indexResources, unreadableMessage } from "./GatewayCatalog.js"
+import { indexPrompts, indexResources, promptName, type PromptNaming, unreadableMessage } from "./GatewayCatalog.js"
 
 // ---------------------------------------------------------------------------------------------
 // Errors as JSON-RPC errors
@@ -53,8 +53,14 @@ export const toProtocolError = (error: unknown): Error => {
   const e = error as Partial<McpctlError> & { readonly code?: unknown; readonly message?: unknown }
   const message = typeof e?.message === "string" ? e.message : String(error)
   switch (e?._tag) {
-    case "McpRequestError":
-      return protocolError(typeof e.code === "number" && e.code !== -1 ? e.code : JsonRpc.InternalError, message)
+    case "McpRequestError": {
+      const own = error as { readonly server?: string; readonly fromServer?: boolean; readonly data?: unknown }
+      // The server's own error as it sent it: its message without our "<server>: " prefix, its data.
+      const text = own.fromServer === true && own.server !== undefined && message.startsWith(`${own.server}: `)
+        ? message.slice(own.server.length + 2)
+        : message
+      return protocolError(typeof e.code === "number" && e.code !== -1 ? e.code : JsonRpc.InternalError, text, own.data)
+    }
     case "UsageError":
     case "ConfigError":
       return protocolError(JsonRpc.InvalidParams, message)
@@ -143,13 +149,17 @@ export const readRouted = (
  * `completion/complete` for a prompt (`<server>__<prompt>`) or a resource template, asked of the
  * server that offers it. A template no server lists completes to nothing.
  */
-export const completeRouted = (params: CompleteRequest["params"], denied: (server: string) => boolean) =>
+export const completeRouted = (
+  params: CompleteRequest["params"],
+  denied: (server: string) => boolean,
+  naming: PromptNaming = promptName
+) =>
   Effect.gen(function*() {
     const argument = { name: params.argument.name, value: params.argument.value }
     const context = params.context?.arguments
     if (params.ref.type === "ref/prompt") {
       // Found by its gateway name in the listing, never by splitting the name.
-      const target = indexPrompts((yield* listAllPrompts()).prompts, denied).get(params.ref.name)
+      const target = indexPrompts((yield* listAllPrompts()).prompts, denied, naming).get(params.ref.name)
       if (!target) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${params.ref.name}`))
       return { completion: yield* complete(target.server, { type: "ref/prompt", name: target.name }, argument, context) }
     }
