@@ -47,6 +47,8 @@ import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
 import { indexPrompts, indexResources, promptName, upstreamPromptName } from "./GatewayCatalog.js"
 import { headerParams } from "./ParamHeaders.js"
+import { asOurs, relayOf } from "./GatewayRelay.js"
+import { type InputRelay, isInputRequired } from "../pool/InputRelay.js"
 
 /** How the gateway introduces itself. */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
@@ -169,9 +171,13 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   const callTool = (name: string, args: Record<string, unknown>, extra: CallExtra) =>
     Effect.flatMap(qualify(name), (qualified) => registry.call(qualified, args, {
       signal: extra.signal,
-      onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification)
+      onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification),
+      relay: extra.relay
     }).pipe(
-      Effect.map(({ result, tool }): CallToolResult => {
+      Effect.map(({ result: theirs, tool }): CallToolResult => {
+        const result = asOurs(theirs)
+        // The server asks our client (relayed): its question and state go back as they came.
+        if (isInputRequired(result)) return result
         const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
         const shaped = shapeCallResult(result as never, budget.chars, budget.hint)
         return {
@@ -196,7 +202,12 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
 
   server.setRequestHandler("tools/call", (request, ctx) => {
     const { arguments: args = {}, name } = request.params
-    const callExtra: CallExtra = { signal: ctx.mcpReq.signal, _meta: ctx.mcpReq._meta, sendNotification: ctx.mcpReq.notify }
+    const callExtra: CallExtra = {
+      signal: ctx.mcpReq.signal,
+      _meta: ctx.mcpReq._meta,
+      sendNotification: ctx.mcpReq.notify,
+      relay: relayOf(ctx.mcpReq, server.getClientCapabilities())
+    }
     if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
     if (toolSearch && name === CALL_TOOL) {
       const inner = args.arguments
@@ -222,7 +233,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   // template matches, or it alone can read it; listings are cached on the connections, so a read
   // need not follow a listing. A URI two servers claim is served by neither.
   server.setRequestHandler("resources/read", (request, ctx) =>
-    run(readRouted(request.params.uri, denied), ctx.mcpReq.signal))
+    run(Effect.map(readRouted(request.params.uri, denied, relayOf(ctx.mcpReq, server.getClientCapabilities())), asOurs), ctx.mcpReq.signal))
 
   const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied, naming))
 
@@ -231,14 +242,15 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       prompts: [...prompts].map(([name, { server: _owner, ...p }]) => ({ ...p, name }))
     }))))
 
-  server.setRequestHandler("prompts/get", (request) =>
+  server.setRequestHandler("prompts/get", (request, ctx) =>
     run(Effect.gen(function*() {
       const target = (yield* promptIndex).get(request.params.name)
       if (!target) {
         return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${request.params.name}`))
       }
-      return yield* getPrompt(target.server, target.name, request.params.arguments ?? {})
-    })))
+      const relay = relayOf(ctx.mcpReq, server.getClientCapabilities())
+      return asOurs(yield* getPrompt(target.server, target.name, request.params.arguments ?? {}, relay))
+    }), ctx.mcpReq.signal))
 
   server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied, naming), ctx.mcpReq.signal))
 
@@ -286,6 +298,8 @@ interface CallExtra {
   readonly signal: AbortSignal
   readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined
   readonly sendNotification: Parameters<typeof progressTo>[1]
+  /** What our client can answer of the server's questions, and this round's answers. */
+  readonly relay: InputRelay | undefined
 }
 
 /**
@@ -353,7 +367,16 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
           request: Effect.scoped(makeGateway({ ...options, pushChanges: false })),
           watch: watchCatalog,
           paramHeaders: (name) =>
-            Effect.flatMap(ToolRegistry, (registry) => registry.resolve(name)).pipe(
+            Effect.flatMap(ToolRegistry, (registry) =>
+              registry.resolve(name).pipe(
+                // With upstream names the client sends the server's own name.
+                Effect.orElse(() =>
+                  Effect.flatMap(registry.list(), ({ tools }) => {
+                    const named = tools.filter((t) => t.tool === name)
+                    return options.names === "upstream" && named.length === 1 ? Effect.succeed(named[0]!) : Effect.fail(name)
+                  })
+                )
+              )).pipe(
               Effect.map((tool) => headerParams(tool.inputSchema)),
               Effect.orElseSucceed(() => [])
             )

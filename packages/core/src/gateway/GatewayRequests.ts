@@ -8,6 +8,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } 
 import type { CompleteRequest, LoggingLevel, ReadResourceResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { type InputRelay } from "../pool/InputRelay.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import {
   complete,
@@ -100,21 +101,22 @@ export const templateOwner = (templates: ReadonlyArray<ServerResourceTemplate>, 
  */
 export const readRouted = (
   uri: string,
-  denied: (server: string) => boolean
+  denied: (server: string) => boolean,
+  relay?: InputRelay
 ): Effect.Effect<ReadResourceResult, RequestError | McpctlError | Error, ConnectionPool> =>
   Effect.gen(function*() {
     const all = yield* listAllResources()
     const index = indexResources(all.resources, denied)
     if (index.ambiguous.has(uri)) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, unreadableMessage(uri, index)))
     const listedBy = index.owner.get(uri)
-    if (listedBy !== undefined) return yield* readResource(listedBy, uri)
+    if (listedBy !== undefined) return yield* readResource(listedBy, uri, relay)
     // A URI only a denied server lists, or its template matches, is that server's: no other
     // server answers for it.
     const deniedOwns = all.resources.some((r) => r.uri === uri && denied(r.server)) ||
       all.templates.some((t) => denied(t.server) && templateOwner([t], uri) !== undefined)
     if (deniedOwns) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, unreadableMessage(uri, index)))
     const owner = templateOwner(all.templates.filter((t) => !denied(t.server)), uri)
-    if (owner !== undefined) return yield* readResource(owner, uri)
+    if (owner !== undefined) return yield* readResource(owner, uri, relay)
     const pool = yield* ConnectionPool
     const offering = pool.servers.filter((s) =>
       !s.config.disabled && !denied(s.name) && pool.peek(s.name)?.capabilities?.resources
