@@ -41,13 +41,15 @@ import {
   protocolError,
   readRouted,
   setLevelEverywhere,
+  subscribeRouted,
   toProtocolError
 } from "./GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
 import { indexPrompts, indexResources, promptName, upstreamPromptName } from "./GatewayCatalog.js"
 import { headerParams } from "./ParamHeaders.js"
-import { asOurs, relayOf } from "./GatewayRelay.js"
+import { askerOf, asOurs, relayOf } from "./GatewayRelay.js"
+import { type Asker, Elicitation } from "../elicitation/Elicitation.js"
 import { type InputRelay, isInputRequired } from "../pool/InputRelay.js"
 
 /** How the gateway introduces itself. */
@@ -125,6 +127,16 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       throw toProtocolError(Cause.squash(exit.cause))
     })
   const toolSearch = options.toolSearch === true
+  const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
+  // A 2025-era server asks in the middle of a request (elicitation/create): while a request of our
+  // client runs on it, our client is asked, when it can be (GatewayRelay.askerOf).
+  const asking = <A, E, R>(
+    owner: Effect.Effect<{ readonly server: string }, unknown, R>,
+    ask: Asker | undefined,
+    effect: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E, R> =>
+    elicitation === undefined || ask === undefined ? effect : Effect.flatMap(Effect.option(owner), (found) =>
+      Option.isNone(found) ? effect : Effect.scoped(Effect.zipRight(elicitation.relayTo(found.value.server, ask), effect)))
   const upstreamNames = servesUpstreamNames(options, config.servers.filter((s) => !s.config.disabled).length)
   const naming = upstreamNames ? upstreamPromptName : promptName
   const listedName = (tool: McpTool) => (upstreamNames ? tool.tool : tool.name)
@@ -137,7 +149,8 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   const server = new Server(gatewayInfo, {
     capabilities: {
       tools: { listChanged: true },
-      resources: { listChanged: true },
+      // Subscriptions go to the server that owns the URI (GatewayRequests.subscribeRouted).
+      resources: { listChanged: true, subscribe: true },
       prompts: { listChanged: true },
       // Routed to the server that offers the prompt or template (GatewayRequests.ts).
       completions: {},
@@ -169,7 +182,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   // The client's cancellation reaches the server that runs the tool, too; its progress reaches
   // the client, under the token the client sent.
   const callTool = (name: string, args: Record<string, unknown>, extra: CallExtra) =>
-    Effect.flatMap(qualify(name), (qualified) => registry.call(qualified, args, {
+    Effect.flatMap(qualify(name), (qualified) => asking(registry.resolve(qualified), extra.ask, registry.call(qualified, args, {
       signal: extra.signal,
       onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification),
       relay: extra.relay
@@ -192,7 +205,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       Effect.catchAll((error) =>
         error._tag === "McpRequestError" && error.fromServer === true ? Effect.fail(error) : Effect.succeed(errorResult(error.message))
       )
-    ))
+    )))
 
   const searchTools = (args: Record<string, unknown>) =>
     typeof args.query !== "string" || args.query.trim() === ""
@@ -206,7 +219,8 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       signal: ctx.mcpReq.signal,
       _meta: ctx.mcpReq._meta,
       sendNotification: ctx.mcpReq.notify,
-      relay: relayOf(ctx.mcpReq, server.getClientCapabilities())
+      relay: relayOf(ctx.mcpReq, server.getClientCapabilities()),
+      ask: askerOf(ctx.mcpReq, server.getClientCapabilities())
     }
     if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
     if (toolSearch && name === CALL_TOOL) {
@@ -235,6 +249,9 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   server.setRequestHandler("resources/read", (request, ctx) =>
     run(Effect.map(readRouted(request.params.uri, denied, relayOf(ctx.mcpReq, server.getClientCapabilities())), asOurs), ctx.mcpReq.signal))
 
+  server.setRequestHandler("resources/subscribe", (request, ctx) => run(subscribeRouted(request.params.uri, denied, true), ctx.mcpReq.signal))
+  server.setRequestHandler("resources/unsubscribe", (request, ctx) => run(subscribeRouted(request.params.uri, denied, false), ctx.mcpReq.signal))
+
   const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied, naming))
 
   server.setRequestHandler("prompts/list", () =>
@@ -249,7 +266,8 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
         return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${request.params.name}`))
       }
       const relay = relayOf(ctx.mcpReq, server.getClientCapabilities())
-      return asOurs(yield* getPrompt(target.server, target.name, request.params.arguments ?? {}, relay))
+      const got = getPrompt(target.server, target.name, request.params.arguments ?? {}, relay)
+      return asOurs(yield* asking(Effect.succeed(target), askerOf(ctx.mcpReq, server.getClientCapabilities()), got))
     }), ctx.mcpReq.signal))
 
   server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied, naming), ctx.mcpReq.signal))
@@ -300,6 +318,8 @@ interface CallExtra {
   readonly sendNotification: Parameters<typeof progressTo>[1]
   /** What our client can answer of the server's questions, and this round's answers. */
   readonly relay: InputRelay | undefined
+  /** How a 2025-era server's `elicitation/create` reaches our client, when it can. */
+  readonly ask: Asker | undefined
 }
 
 /**

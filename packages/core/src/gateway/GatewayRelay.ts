@@ -4,7 +4,8 @@
  * what belongs to the server's own connection (its serverInfo, its resultType) so that the
  * gateway speaks for itself in either era.
  */
-import type { ClientCapabilities } from "@modelcontextprotocol/server"
+import type { ClientCapabilities, ElicitResult } from "@modelcontextprotocol/server"
+import type { Asker } from "../elicitation/Elicitation.js"
 import { CLIENT_CAPABILITIES_KEY, type InputRelay, relayFor } from "../pool/InputRelay.js"
 
 /** The `_meta` key under which a 2026-07-28 result names the server that sent it. */
@@ -15,6 +16,24 @@ export interface RoundContext {
   readonly envelope?: object | undefined
   readonly inputResponses?: Record<string, unknown> | undefined
   readonly requestState: () => unknown
+  /** Sends our client an `elicitation/create` related to this request (2025 era only). */
+  readonly elicitInput: (params: never) => Promise<ElicitResult>
+}
+
+/**
+ * How a 2025-era server's `elicitation/create` during this request reaches our client: only a
+ * 2025-era client (a 2026-07-28 one takes no requests) that declared elicitation, and in the mode
+ * it declared (an empty `elicitation` means form).
+ */
+export const askerOf = (req: RoundContext, declared: ClientCapabilities | undefined): Asker | undefined => {
+  const modern = (req.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY] !== undefined
+  const elicitation = declared?.elicitation as { form?: object; url?: object } | undefined
+  if (modern || elicitation === undefined) return undefined
+  const modes = elicitation.form === undefined && elicitation.url === undefined ? ["form"] : Object.keys(elicitation)
+  return (params) =>
+    modes.includes(params.mode ?? "form")
+      ? req.elicitInput(params as never)
+      : Promise.resolve({ action: "decline" })
 }
 
 /**

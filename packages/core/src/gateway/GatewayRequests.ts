@@ -143,6 +143,24 @@ export const readRouted = (
     ))
   })
 
+/**
+ * `resources/subscribe` (or `unsubscribe`) passed on to the server that owns `uri`: the one that
+ * lists it, else the one whose template matches. A URI no allowed server owns is not found.
+ */
+export const subscribeRouted = (uri: string, denied: (server: string) => boolean, subscribe: boolean) =>
+  Effect.gen(function*() {
+    const all = yield* listAllResources()
+    const index = indexResources(all.resources, denied)
+    const owner = index.owner.get(uri) ?? (index.ambiguous.has(uri) ? undefined : templateOwner(all.templates.filter((t) => !denied(t.server)), uri))
+    if (owner === undefined) {
+      return yield* Effect.fail(new ResourceNotFoundError(uri, `Resource not found: ${uri}. No configured server lists it or has a template for it.`))
+    }
+    const pool = yield* ConnectionPool
+    yield* pool.run(owner, subscribe ? "resources/subscribe" : "resources/unsubscribe", (c, signal) =>
+      subscribe ? c.client.subscribeResource({ uri }, { signal }) : c.client.unsubscribeResource({ uri }, { signal }))
+    return {}
+  })
+
 // ---------------------------------------------------------------------------------------------
 // Completion and log level
 // ---------------------------------------------------------------------------------------------
