@@ -61,7 +61,8 @@ export const startServe = async (
   const tokenFile = workspace.settings(`token-${extra.join("-") || "default"}`, token)
   chmodSync(tokenFile, 0o600)
   const settings = workspace.settings(`serve-${extra.join("-") || "default"}.json`, {
-    mcpServers: { ref: { type: "http", url: upstream } },
+    // The 2026-07-28 era pinned: the probe of `auto` can time out on a loaded box and pick 2025.
+    mcpServers: { ref: { type: "http", url: upstream, protocol: "modern" } },
     permissions: { allow: ["mcp__ref"] }
   })
   const { child, match } = await startChild(

@@ -48,7 +48,9 @@ import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
 import { indexPrompts, indexResources, promptName, upstreamPromptName } from "./GatewayCatalog.js"
 import { headerParams } from "./ParamHeaders.js"
-import { askerOf, asOurs, relayOf } from "./GatewayRelay.js"
+import { askerOf, asOurs, refusalMessage, relayOf } from "./GatewayRelay.js"
+import { LOCAL_SETTINGS_FILE } from "../permission/Permission.js"
+import * as Path from "node:path"
 import { type Asker, Elicitation } from "../elicitation/Elicitation.js"
 import { type InputRelay, isInputRequired } from "../pool/InputRelay.js"
 
@@ -127,6 +129,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       throw toProtocolError(Cause.squash(exit.cause))
     })
   const toolSearch = options.toolSearch === true
+  const localSettings = Path.resolve(LOCAL_SETTINGS_FILE)
   const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
   // A 2025-era server asks in the middle of a request (elicitation/create): while a request of our
   // client runs on it, our client is asked, when it can be (GatewayRelay.askerOf).
@@ -203,7 +206,9 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       // client as that error, code and data kept; what went wrong on our side (denied, timed out,
       // server down) is a tool result the calling model can read.
       Effect.catchAll((error) =>
-        error._tag === "McpRequestError" && error.fromServer === true ? Effect.fail(error) : Effect.succeed(errorResult(error.message))
+        error._tag === "McpRequestError" && error.fromServer === true
+          ? Effect.fail(error)
+          : Effect.succeed(errorResult(refusalMessage(name, error, localSettings)))
       )
     )))
 
