@@ -55,12 +55,9 @@ export const toProtocolError = (error: unknown): Error => {
   const message = typeof e?.message === "string" ? e.message : String(error)
   switch (e?._tag) {
     case "McpRequestError": {
-      const own = error as { readonly server?: string; readonly fromServer?: boolean; readonly data?: unknown }
-      // The server's own error as it sent it: its message without our "<server>: " prefix, its data.
-      const text = own.fromServer === true && own.server !== undefined && message.startsWith(`${own.server}: `)
-        ? message.slice(own.server.length + 2)
-        : message
-      return protocolError(typeof e.code === "number" && e.code !== -1 ? e.code : JsonRpc.InternalError, text, own.data)
+      // The server's own error: its code, its message (after the server's name), its data.
+      const { data } = error as { readonly data?: unknown }
+      return protocolError(typeof e.code === "number" && e.code !== -1 ? e.code : JsonRpc.InternalError, message, data)
     }
     case "UsageError":
     case "ConfigError":
