@@ -179,8 +179,8 @@ export class Elicitation extends Context.Tag("@mcpctl/core/Elicitation")<
     readonly configureClient: (client: Client, server: ResolvedServer) => void
     /**
      * While the scope lasts, `server`'s `elicitation/create` requests go to `ask` (a gateway's
-     * client, whose request is running on that server) instead of this service's policy. With
-     * several at once, the latest registered is asked.
+     * client, whose request is running on that server) instead of this service's policy — while it
+     * is the only one registered for that server; with several, the policy answers.
      */
     readonly relayTo: (server: string, ask: Asker) => Effect.Effect<void, never, Scope.Scope>
     /**
@@ -244,8 +244,10 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
       answer: answerer.answer,
       configureClient: (client, server) => {
         client.setRequestHandler("elicitation/create", (request) => {
-          const ask = askers.get(server.name)?.at(-1)
-          return ask !== undefined ? ask(request.params) : runPromise(answerer.answer(fromSdkRequest(request, server.name)))
+          // Only when one such request runs: a 2025-era server's question names no request, so
+          // with two it could reach the wrong client.
+          const waiting = askers.get(server.name) ?? []
+          return waiting.length === 1 ? waiting[0]!(request.params) : runPromise(answerer.answer(fromSdkRequest(request, server.name)))
         })
         client.setNotificationHandler("notifications/elicitation/complete", (n) => {
           const id = n.params.elicitationId
