@@ -90,7 +90,11 @@ export class McpRequestError extends Schema.TaggedError<McpRequestError>()("McpR
   method: Schema.String,
   code: Schema.Number,
   /** True when the error is mcpctl's refusal of the server's answer, not the server's own. */
-  refusedAnswer: Schema.optional(Schema.Boolean)
+  refusedAnswer: Schema.optional(Schema.Boolean),
+  /** The `data` of the server's JSON-RPC error, kept so a gateway can pass it on. */
+  data: Schema.optional(Schema.Unknown),
+  /** True when the server answered with this JSON-RPC error itself (not a timeout or transport failure of ours). */
+  fromServer: Schema.optional(Schema.Boolean)
 }) {}
 
 /** A tool call ran past its timeout; the request was cancelled. Exit 5. */

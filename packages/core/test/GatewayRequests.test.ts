@@ -184,10 +184,10 @@ describe("serve answers what the client asks", () => {
         { progress: 1, total: 2, message: "step 1" },
         { progress: 2, total: 2, message: "step 2" }
       ])
-      // A JSON-RPC error of the tool is a tool error the model can read, named once.
-      const bad = yield* Effect.promise(() => client.callTool({ name: "mcp__pg__query", arguments: { sql: "SELEC 1" } }))
-      expect(bad.isError).toBe(true)
-      expect(JSON.stringify(bad.content)).toContain('syntax error at or near \\"SELEC\\"')
+      // The server's JSON-RPC error reaches the client as that error (code kept), not as a result.
+      const bad = yield* failure(client.callTool({ name: "mcp__pg__query", arguments: { sql: "SELEC 1" } }))
+      expect(bad?.code).toBe(-32603)
+      expect(bad?.message).toBe('pg: syntax error at or near "SELEC"')
     }))
 
   it.scoped("answers completion for prompts and templates, and logging/setLevel", () =>

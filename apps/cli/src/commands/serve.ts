@@ -54,7 +54,12 @@ const toolSearch = Options.boolean("tool-search").pipe(
   )
 )
 
-export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, protocol: Flags.protocol, http, socket, tokenFile, toolSearch }, (flags) =>
+const names = Options.choice("names", ["mcpctl", "upstream"]).pipe(
+  Options.withDefault("mcpctl" as const),
+  Options.withDescription("upstream: with one server, serve its tools and prompts under their own names (default mcpctl: mcp__<server>__<tool>)")
+)
+
+export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, protocol: Flags.protocol, http, socket, tokenFile, toolSearch, names }, (flags) =>
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
@@ -74,7 +79,7 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, pr
         try: () => readTokenFile(Path.resolve(file)),
         catch: (e) => new UsageError({ message: `--token-file: ${e instanceof Error ? e.message : String(e)}`, cause: e })
       })
-      const options = { toolSearch: flags.toolSearch }
+      const options = { toolSearch: flags.toolSearch, names: flags.names }
       const layer = port === undefined && path === undefined
         ? Gateway.layerStdioWith(options)
         : Gateway.layerHttp({ port, socket: path === undefined ? undefined : Path.resolve(path), token, ...options })

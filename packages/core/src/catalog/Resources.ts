@@ -11,6 +11,7 @@ import * as Either from "effect/Either"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { ListKey } from "../pool/ConnectionLists.js"
 import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { type InputRelay, relayParams } from "../pool/InputRelay.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import { type ContentItem, type FileContent } from "../content/ContentItem.js"
 import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
@@ -95,14 +96,22 @@ export const listPrompts = (server: string) =>
       c.capabilities?.prompts ? c.lists.get(promptsList, () => fetchPrompts(c, signal)) : Promise.resolve([])))
 
 /** Reads one resource. */
-export const readResource = (server: string, uri: string) =>
+export const readResource = (server: string, uri: string, relay?: InputRelay) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "resources/read", (c, signal) => c.client.readResource({ uri }, { signal })))
+    pool.run(server, "resources/read", (c, signal) =>
+      c.client.readResource({ uri, ...relayParams(c.era, relay) } as { uri: string }, { signal, ...(relay ? { allowInputRequired: true } : {}) })))
 
-/** Gets one prompt with its arguments filled in, unchecked (see {@link getPromptChecked}). */
-export const getPrompt = (server: string, name: string, args: Record<string, string>) =>
+/**
+ * Gets one prompt with its arguments filled in, unchecked (see {@link getPromptChecked}). With a
+ * gateway's `relay`, a server's `input_required` answer is the result (pool/InputRelay.ts).
+ */
+export const getPrompt = (server: string, name: string, args: Record<string, string>, relay?: InputRelay) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "prompts/get", (c, signal) => c.client.getPrompt({ name, arguments: args }, { signal })))
+    pool.run(server, "prompts/get", (c, signal) =>
+      c.client.getPrompt({ name, arguments: args, ...relayParams(c.era, relay) } as { name: string; arguments: Record<string, string> }, {
+        signal,
+        ...(relay ? { allowInputRequired: true } : {})
+      })))
 
 // ---------------------------------------------------------------------------------------------
 // Across servers

@@ -33,6 +33,7 @@ import { changedMessage, definitionHash, type PinState, Pins } from "./Pins.js"
 import { rank } from "./Search.js"
 import { hiddenBy, hiddenMessage } from "./ToolFilter.js"
 import { decide, denyMatchesFolded, Permission } from "../permission/Permission.js"
+import { type InputRelay, relayParams } from "../pool/InputRelay.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 
 /** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
@@ -138,6 +139,11 @@ export interface CallOptions {
   /** Cancels the call, also on the server (`notifications/cancelled`). */
   readonly signal?: AbortSignal | undefined
   readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined
+  /**
+   * A gateway's relay (pool/InputRelay.ts): the server's `input_required` answer is returned as
+   * the result instead of being answered here, and this round's answers and state are sent on.
+   */
+  readonly relay?: InputRelay | undefined
 }
 
 export type CallError = ServerUnavailable | RequestError | ToolTimeout | UsageError | PermissionDenied | ConfigError | ToolChanged
@@ -511,7 +517,10 @@ const make = Effect.gen(function*() {
     // The result arrived and its structuredContent is being checked (for the timeout's message).
     let checking = false
     const request = pool.run(tool.server, "tools/call", (connection, signal) => {
-      const sent = connection.client.callTool({ name: tool.tool, arguments: args }, {
+      const relay = options?.relay
+      const params = { name: tool.tool, arguments: args, ...relayParams(connection.era, relay) }
+      const sent = connection.client.callTool(params as { name: string; arguments: Record<string, unknown> }, {
+        ...(relay !== undefined ? { allowInputRequired: true } : {}),
         // The definition the catalogue holds (the SDK would otherwise look for a listing in its
         // own response cache, which the page-by-page listing above never fills).
         toolDefinition: toolDefinitionOf(tool),

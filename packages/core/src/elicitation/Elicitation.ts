@@ -25,6 +25,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
+import type * as Scope from "effect/Scope"
 import * as readline from "node:readline/promises"
 import { checkUrlToOpen, openInBrowser } from "../auth/Auth.js"
 import { sanitize } from "../content/Sanitize.js"
@@ -74,6 +75,9 @@ export type ElicitationRequest =
 
 /** The answer sent back: accept (with content for a form), decline or cancel. */
 export type ElicitationAnswer = ElicitResult
+
+/** Asks someone else (a gateway's client) a server's `elicitation/create`. */
+export type Asker = (params: ElicitRequest["params"]) => Promise<ElicitationAnswer>
 
 /** A step a refused tool call (-32042) asks the user to complete in the browser. */
 export interface UrlStep {
@@ -174,6 +178,12 @@ export class Elicitation extends Context.Tag("@mcpctl/core/Elicitation")<
      */
     readonly configureClient: (client: Client, server: ResolvedServer) => void
     /**
+     * While the scope lasts, `server`'s `elicitation/create` requests go to `ask` (a gateway's
+     * client, whose request is running on that server) instead of this service's policy — while it
+     * is the only one registered for that server; with several, the policy answers.
+     */
+    readonly relayTo: (server: string, ask: Asker) => Effect.Effect<void, never, Scope.Scope>
+    /**
      * A tool call of `server` was refused with -32042: has each step's URL confirmed and opened,
      * and waits for the server's completion notice — at most `URL_STEP_WAIT_MS` each, and all of
      * it within `timeoutMs` (the call's timeout) when given. True when the call should be sent
@@ -211,6 +221,7 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
     const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
     const openUrl = answerer.openUrl ?? openInBrowser
     const completed = new Set<string>()
+    const askers = new Map<string, Array<Asker>>()
     const waiters = new Map<string, () => void>()
 
     // Checked when it runs, not when it is built: the notice may come while the URL opens.
@@ -232,14 +243,28 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
     return Elicitation.of({
       answer: answerer.answer,
       configureClient: (client, server) => {
-        client.setRequestHandler("elicitation/create", (request) =>
-          runPromise(answerer.answer(fromSdkRequest(request, server.name))))
+        client.setRequestHandler("elicitation/create", (request) => {
+          // Only when one such request runs: a 2025-era server's question names no request, so
+          // with two it could reach the wrong client.
+          const waiting = askers.get(server.name) ?? []
+          return waiting.length === 1 ? waiting[0]!(request.params) : runPromise(answerer.answer(fromSdkRequest(request, server.name)))
+        })
         client.setNotificationHandler("notifications/elicitation/complete", (n) => {
           const id = n.params.elicitationId
           completed.add(id)
           waiters.get(id)?.()
         })
       },
+      relayTo: (server, ask) =>
+        Effect.acquireRelease(
+          Effect.sync(() => askers.set(server, [...(askers.get(server) ?? []), ask])),
+          () =>
+            Effect.sync(() => {
+              const left = (askers.get(server) ?? []).filter((a) => a !== ask)
+              if (left.length > 0) askers.set(server, left)
+              else askers.delete(server)
+            })
+        ),
       urlRequired: (server, steps, timeoutMs) => {
         if (!answerer.opensRequiredUrls || steps.length === 0) return Effect.succeed(false)
         const oneStep = (step: UrlStep): Effect.Effect<boolean> => {

@@ -41,19 +41,28 @@ import {
   protocolError,
   readRouted,
   setLevelEverywhere,
+  subscribeRouted,
   toProtocolError
 } from "./GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
 import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
-import { indexPrompts, indexResources } from "./GatewayCatalog.js"
+import { indexPrompts, indexResources, promptName, upstreamPromptName } from "./GatewayCatalog.js"
 import { headerParams } from "./ParamHeaders.js"
+import { askerOf, asOurs, refusalMessage, relayOf } from "./GatewayRelay.js"
+import { LOCAL_SETTINGS_FILE } from "../permission/Permission.js"
+import * as Path from "node:path"
+import { type Asker, Elicitation } from "../elicitation/Elicitation.js"
+import { type InputRelay, isInputRequired } from "../pool/InputRelay.js"
 
 /** How the gateway introduces itself. */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
 
-/** A catalogue entry as the gateway lists it: the qualified name, the server's annotations. */
-export const toListedTool = (tool: McpTool): Tool => ({
-  name: tool.name,
+/**
+ * A catalogue entry as the gateway lists it: the qualified name (or `name`, the server's own with
+ * `--names upstream`), the server's annotations.
+ */
+export const toListedTool = (tool: McpTool, name: string = tool.name): Tool => ({
+  name,
   title: tool.title,
   description: tool.description,
   inputSchema: tool.inputSchema,
@@ -79,7 +88,17 @@ export interface GatewayOptions {
    * plus the tools of servers with `"alwaysLoad": true`, instead of every tool.
    */
   readonly toolSearch?: boolean | undefined
+  /**
+   * `upstream`: with exactly one enabled server, its tools and prompts under the server's own
+   * names (a drop-in proxy for a client that expects them). With several, the prefixed names
+   * stay (`mcpctl`, the default), so two servers' names can never clash.
+   */
+  readonly names?: "mcpctl" | "upstream" | undefined
 }
+
+/** Whether a gateway with `options` serves the one enabled server under its own names (pure). */
+export const servesUpstreamNames = (options: GatewayOptions, enabledServers: number): boolean =>
+  options.names === "upstream" && enabledServers === 1
 
 /** How one gateway server is built: whether it tells its client of catalogue changes itself. */
 interface GatewayBuild extends GatewayOptions {
@@ -110,10 +129,31 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       throw toProtocolError(Cause.squash(exit.cause))
     })
   const toolSearch = options.toolSearch === true
+  const localSettings = Path.resolve(LOCAL_SETTINGS_FILE)
+  const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
+  // A 2025-era server asks in the middle of a request (elicitation/create): while a request of our
+  // client runs on it, our client is asked, when it can be (GatewayRelay.askerOf).
+  const asking = <A, E, R>(
+    owner: Effect.Effect<{ readonly server: string }, unknown, R>,
+    ask: Asker | undefined,
+    effect: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E, R> =>
+    elicitation === undefined || ask === undefined ? effect : Effect.flatMap(Effect.option(owner), (found) =>
+      Option.isNone(found) ? effect : Effect.scoped(Effect.zipRight(elicitation.relayTo(found.value.server, ask), effect)))
+  const upstreamNames = servesUpstreamNames(options, config.servers.filter((s) => !s.config.disabled).length)
+  const naming = upstreamNames ? upstreamPromptName : promptName
+  const listedName = (tool: McpTool) => (upstreamNames ? tool.tool : tool.name)
+  // A name our client sends, as the registry knows it: with upstream names, the one server's
+  // tool of that name (an unknown name is left as is: the registry says it is unknown).
+  const qualify = (name: string) =>
+    upstreamNames
+      ? Effect.map(registry.list(), ({ tools }) => tools.find((t) => t.tool === name)?.name ?? name)
+      : Effect.succeed(name)
   const server = new Server(gatewayInfo, {
     capabilities: {
       tools: { listChanged: true },
-      resources: { listChanged: true },
+      // Subscriptions go to the server that owns the URI (GatewayRequests.subscribeRouted).
+      resources: { listChanged: true, subscribe: true },
       prompts: { listChanged: true },
       // Routed to the server that offers the prompt or template (GatewayRequests.ts).
       completions: {},
@@ -121,7 +161,9 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       logging: {}
     },
     instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
-      "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>." +
+      (upstreamNames
+        ? "Tool and prompt names are the server's own."
+        : "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>.") +
       (toolSearch ? ` Most tools are not listed: find them with ${SEARCH_TOOLS} and run them with ${CALL_TOOL}.` : "")
   })
   const alwaysLoad = new Set(config.servers.filter((s) => s.config.alwaysLoad === true && !s.config.disabled).map((s) => s.name))
@@ -136,18 +178,22 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
 
   server.setRequestHandler("tools/list", () =>
     run(Effect.map(toolSearch ? registry.list([...alwaysLoad]) : registry.list(), ({ tools }) => {
-      const listed = tools.filter(offered).map(toListedTool)
+      const listed = tools.filter(offered).map((t) => toListedTool(t, listedName(t)))
       return { tools: toolSearch ? [...metaTools, ...listed] : listed }
     })))
 
   // The client's cancellation reaches the server that runs the tool, too; its progress reaches
   // the client, under the token the client sent.
   const callTool = (name: string, args: Record<string, unknown>, extra: CallExtra) =>
-    registry.call(name, args, {
+    Effect.flatMap(qualify(name), (qualified) => asking(registry.resolve(qualified), extra.ask, registry.call(qualified, args, {
       signal: extra.signal,
-      onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification)
+      onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification),
+      relay: extra.relay
     }).pipe(
-      Effect.map(({ result, tool }): CallToolResult => {
+      Effect.map(({ result: theirs, tool }): CallToolResult => {
+        const result = asOurs(theirs)
+        // The server asks our client (relayed): its question and state go back as they came.
+        if (isInputRequired(result)) return result
         const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
         const shaped = shapeCallResult(result as never, budget.chars, budget.hint)
         return {
@@ -156,8 +202,15 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
           ...(shaped.structuredContent ? { structuredContent: shaped.structuredContent } : {})
         }
       }),
-      Effect.catchAll((error) => Effect.succeed(errorResult(error.message)))
-    )
+      // The server's own JSON-RPC error (a missing client capability, an unknown tool) reaches our
+      // client as that error, code and data kept; what went wrong on our side (denied, timed out,
+      // server down) is a tool result the calling model can read.
+      Effect.catchAll((error) =>
+        error._tag === "McpRequestError" && error.fromServer === true
+          ? Effect.fail(error)
+          : Effect.succeed(errorResult(refusalMessage(name, error, localSettings)))
+      )
+    )))
 
   const searchTools = (args: Record<string, unknown>) =>
     typeof args.query !== "string" || args.query.trim() === ""
@@ -167,7 +220,13 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
 
   server.setRequestHandler("tools/call", (request, ctx) => {
     const { arguments: args = {}, name } = request.params
-    const callExtra: CallExtra = { signal: ctx.mcpReq.signal, _meta: ctx.mcpReq._meta, sendNotification: ctx.mcpReq.notify }
+    const callExtra: CallExtra = {
+      signal: ctx.mcpReq.signal,
+      _meta: ctx.mcpReq._meta,
+      sendNotification: ctx.mcpReq.notify,
+      relay: relayOf(ctx.mcpReq, server.getClientCapabilities()),
+      ask: askerOf(ctx.mcpReq, server.getClientCapabilities())
+    }
     if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
     if (toolSearch && name === CALL_TOOL) {
       const inner = args.arguments
@@ -193,25 +252,30 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   // template matches, or it alone can read it; listings are cached on the connections, so a read
   // need not follow a listing. A URI two servers claim is served by neither.
   server.setRequestHandler("resources/read", (request, ctx) =>
-    run(readRouted(request.params.uri, denied), ctx.mcpReq.signal))
+    run(Effect.map(readRouted(request.params.uri, denied, relayOf(ctx.mcpReq, server.getClientCapabilities())), asOurs), ctx.mcpReq.signal))
 
-  const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied))
+  server.setRequestHandler("resources/subscribe", (request, ctx) => run(subscribeRouted(request.params.uri, denied, true), ctx.mcpReq.signal))
+  server.setRequestHandler("resources/unsubscribe", (request, ctx) => run(subscribeRouted(request.params.uri, denied, false), ctx.mcpReq.signal))
+
+  const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied, naming))
 
   server.setRequestHandler("prompts/list", () =>
     run(Effect.map(promptIndex, (prompts) => ({
       prompts: [...prompts].map(([name, { server: _owner, ...p }]) => ({ ...p, name }))
     }))))
 
-  server.setRequestHandler("prompts/get", (request) =>
+  server.setRequestHandler("prompts/get", (request, ctx) =>
     run(Effect.gen(function*() {
       const target = (yield* promptIndex).get(request.params.name)
       if (!target) {
         return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${request.params.name}`))
       }
-      return yield* getPrompt(target.server, target.name, request.params.arguments ?? {})
-    })))
+      const relay = relayOf(ctx.mcpReq, server.getClientCapabilities())
+      const got = getPrompt(target.server, target.name, request.params.arguments ?? {}, relay)
+      return asOurs(yield* asking(Effect.succeed(target), askerOf(ctx.mcpReq, server.getClientCapabilities()), got))
+    }), ctx.mcpReq.signal))
 
-  server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied), ctx.mcpReq.signal))
+  server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied, naming), ctx.mcpReq.signal))
 
   server.setRequestHandler("logging/setLevel", (request) => run(setLevelEverywhere(request.params.level, denied)))
 
@@ -257,6 +321,10 @@ interface CallExtra {
   readonly signal: AbortSignal
   readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined
   readonly sendNotification: Parameters<typeof progressTo>[1]
+  /** What our client can answer of the server's questions, and this round's answers. */
+  readonly relay: InputRelay | undefined
+  /** How a 2025-era server's `elicitation/create` reaches our client, when it can. */
+  readonly ask: Asker | undefined
 }
 
 /**
@@ -324,7 +392,16 @@ export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
           request: Effect.scoped(makeGateway({ ...options, pushChanges: false })),
           watch: watchCatalog,
           paramHeaders: (name) =>
-            Effect.flatMap(ToolRegistry, (registry) => registry.resolve(name)).pipe(
+            Effect.flatMap(ToolRegistry, (registry) =>
+              registry.resolve(name).pipe(
+                // With upstream names the client sends the server's own name.
+                Effect.orElse(() =>
+                  Effect.flatMap(registry.list(), ({ tools }) => {
+                    const named = tools.filter((t) => t.tool === name)
+                    return options.names === "upstream" && named.length === 1 ? Effect.succeed(named[0]!) : Effect.fail(name)
+                  })
+                )
+              )).pipe(
               Effect.map((tool) => headerParams(tool.inputSchema)),
               Effect.orElseSucceed(() => [])
             )

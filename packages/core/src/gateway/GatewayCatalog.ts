@@ -48,9 +48,16 @@ export const unreadableMessage = (uri: string, index: ResourceIndex<Owned & { re
 /** `<server>__<prompt>`: prompt names of different servers cannot collide (pure). */
 export const promptName = (server: string, prompt: string): string => `${server}__${prompt}`
 
+/** How a gateway names a server's prompt: `<server>__<prompt>`, or the server's own name (`--names upstream`). */
+export type PromptNaming = (server: string, prompt: string) => string
+
+/** The server's own prompt name: a gateway in front of one server only (pure). */
+export const upstreamPromptName: PromptNaming = (_server, prompt) => prompt
+
 /** Prompts of allowed servers by their gateway name. */
 export const indexPrompts = <P extends Owned & { readonly name: string }>(
   prompts: ReadonlyArray<P>,
-  denied: (server: string) => boolean
+  denied: (server: string) => boolean,
+  naming: PromptNaming = promptName
 ): ReadonlyMap<string, P> =>
-  new Map(prompts.filter((p) => !denied(p.server)).map((p) => [promptName(p.server, p.name), p]))
+  new Map(prompts.filter((p) => !denied(p.server)).map((p) => [naming(p.server, p.name), p]))

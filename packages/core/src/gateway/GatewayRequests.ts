@@ -8,6 +8,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } 
 import type { CompleteRequest, LoggingLevel, ReadResourceResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { type InputRelay } from "../pool/InputRelay.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import {
   complete,
@@ -18,7 +19,7 @@ import {
   setLogLevel
 } from "../catalog/Resources.js"
 import { type McpctlError } from "../Errors.js"
-import { indexPrompts, indexResources, unreadableMessage } from "./GatewayCatalog.js"
+import { indexPrompts, indexResources, promptName, type PromptNaming, unreadableMessage } from "./GatewayCatalog.js"
 
 // ---------------------------------------------------------------------------------------------
 // Errors as JSON-RPC errors
@@ -53,8 +54,11 @@ export const toProtocolError = (error: unknown): Error => {
   const e = error as Partial<McpctlError> & { readonly code?: unknown; readonly message?: unknown }
   const message = typeof e?.message === "string" ? e.message : String(error)
   switch (e?._tag) {
-    case "McpRequestError":
-      return protocolError(typeof e.code === "number" && e.code !== -1 ? e.code : JsonRpc.InternalError, message)
+    case "McpRequestError": {
+      // The server's own error: its code, its message (after the server's name), its data.
+      const { data } = error as { readonly data?: unknown }
+      return protocolError(typeof e.code === "number" && e.code !== -1 ? e.code : JsonRpc.InternalError, message, data)
+    }
     case "UsageError":
     case "ConfigError":
       return protocolError(JsonRpc.InvalidParams, message)
@@ -94,21 +98,22 @@ export const templateOwner = (templates: ReadonlyArray<ServerResourceTemplate>, 
  */
 export const readRouted = (
   uri: string,
-  denied: (server: string) => boolean
+  denied: (server: string) => boolean,
+  relay?: InputRelay
 ): Effect.Effect<ReadResourceResult, RequestError | McpctlError | Error, ConnectionPool> =>
   Effect.gen(function*() {
     const all = yield* listAllResources()
     const index = indexResources(all.resources, denied)
     if (index.ambiguous.has(uri)) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, unreadableMessage(uri, index)))
     const listedBy = index.owner.get(uri)
-    if (listedBy !== undefined) return yield* readResource(listedBy, uri)
+    if (listedBy !== undefined) return yield* readResource(listedBy, uri, relay)
     // A URI only a denied server lists, or its template matches, is that server's: no other
     // server answers for it.
     const deniedOwns = all.resources.some((r) => r.uri === uri && denied(r.server)) ||
       all.templates.some((t) => denied(t.server) && templateOwner([t], uri) !== undefined)
     if (deniedOwns) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, unreadableMessage(uri, index)))
     const owner = templateOwner(all.templates.filter((t) => !denied(t.server)), uri)
-    if (owner !== undefined) return yield* readResource(owner, uri)
+    if (owner !== undefined) return yield* readResource(owner, uri, relay)
     const pool = yield* ConnectionPool
     const offering = pool.servers.filter((s) =>
       !s.config.disabled && !denied(s.name) && pool.peek(s.name)?.capabilities?.resources
@@ -135,6 +140,24 @@ export const readRouted = (
     ))
   })
 
+/**
+ * `resources/subscribe` (or `unsubscribe`) passed on to the server that owns `uri`: the one that
+ * lists it, else the one whose template matches. A URI no allowed server owns is not found.
+ */
+export const subscribeRouted = (uri: string, denied: (server: string) => boolean, subscribe: boolean) =>
+  Effect.gen(function*() {
+    const all = yield* listAllResources()
+    const index = indexResources(all.resources, denied)
+    const owner = index.owner.get(uri) ?? (index.ambiguous.has(uri) ? undefined : templateOwner(all.templates.filter((t) => !denied(t.server)), uri))
+    if (owner === undefined) {
+      return yield* Effect.fail(new ResourceNotFoundError(uri, `Resource not found: ${uri}. No configured server lists it or has a template for it.`))
+    }
+    const pool = yield* ConnectionPool
+    yield* pool.run(owner, subscribe ? "resources/subscribe" : "resources/unsubscribe", (c, signal) =>
+      subscribe ? c.client.subscribeResource({ uri }, { signal }) : c.client.unsubscribeResource({ uri }, { signal }))
+    return {}
+  })
+
 // ---------------------------------------------------------------------------------------------
 // Completion and log level
 // ---------------------------------------------------------------------------------------------
@@ -143,13 +166,17 @@ export const readRouted = (
  * `completion/complete` for a prompt (`<server>__<prompt>`) or a resource template, asked of the
  * server that offers it. A template no server lists completes to nothing.
  */
-export const completeRouted = (params: CompleteRequest["params"], denied: (server: string) => boolean) =>
+export const completeRouted = (
+  params: CompleteRequest["params"],
+  denied: (server: string) => boolean,
+  naming: PromptNaming = promptName
+) =>
   Effect.gen(function*() {
     const argument = { name: params.argument.name, value: params.argument.value }
     const context = params.context?.arguments
     if (params.ref.type === "ref/prompt") {
       // Found by its gateway name in the listing, never by splitting the name.
-      const target = indexPrompts((yield* listAllPrompts()).prompts, denied).get(params.ref.name)
+      const target = indexPrompts((yield* listAllPrompts()).prompts, denied, naming).get(params.ref.name)
       if (!target) return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${params.ref.name}`))
       return { completion: yield* complete(target.server, { type: "ref/prompt", name: target.name }, argument, context) }
     }

@@ -217,7 +217,8 @@ export const classifyRequestFailure = (
         method,
         code: cause.code,
         message: `${server}: ${cause.message}`,
-        ...(isRefusedAnswer(cause) ? { refusedAnswer: true } : {})
+        ...(isRefusedAnswer(cause) ? { refusedAnswer: true } : { fromServer: true }),
+        ...(cause.data !== undefined ? { data: cause.data } : {})
       })
     }
   }
