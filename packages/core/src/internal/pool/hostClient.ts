@@ -3,9 +3,11 @@
  * methods it has a handler for (set through the public `setNotificationHandler` /
  * `removeNotificationHandler`, including the ones the SDK's own constructor registers), so the
  * pool can drop, before the SDK parses them, notifications nobody listens to
- * (`Resilience.answerInvalidResponses`).
+ * (`Resilience.answerInvalidResponses`); and every request carries the trace context the pool
+ * set for it (`traceContext.ts`), whichever SDK method built it.
  */
 import { Client } from "@modelcontextprotocol/client"
+import { currentTraceMeta, withMetaKeys } from "../traceContext.js"
 
 // Kept outside the instance: the SDK's constructor registers its own handlers (progress,
 // cancelled) before a subclass's fields exist.
@@ -17,7 +19,23 @@ const methodsOf = (client: Client): Set<string> => {
   return methods
 }
 
+type AnyRequest = { method: string; params?: Record<string, unknown> }
+
 export class HostClient extends Client {
+  // Every SDK method (callTool, listTools, complete, …) sends through `request`; `server/discover`
+  // through `_requestWithSchema`.
+  override request(...args: Array<any>): Promise<any> {
+    const meta = currentTraceMeta()
+    if (meta !== undefined) args[0] = { ...args[0], params: withMetaKeys((args[0] as AnyRequest).params, meta) }
+    return (super.request as (...args: Array<any>) => Promise<any>)(...args)
+  }
+
+  protected override _requestWithSchema(...args: Array<any>): Promise<any> {
+    const meta = currentTraceMeta()
+    if (meta !== undefined) args[0] = { ...args[0], params: withMetaKeys((args[0] as AnyRequest).params, meta) }
+    return (super._requestWithSchema as (...args: Array<any>) => Promise<any>)(...args)
+  }
+
   override setNotificationHandler(method: string, ...rest: Array<unknown>): void {
     methodsOf(this).add(method)
     return (super.setNotificationHandler as (method: string, ...rest: Array<unknown>) => void)(method, ...rest)
