@@ -76,6 +76,12 @@ export const v2HttpServer: string = fileURLToPath(new URL("./fixtures/v2-http-se
  */
 export const v2MetadataServer: string = fileURLToPath(new URL("./fixtures/v2-metadata-server.mjs", import.meta.url))
 
+/**
+ * A stdio SDK v2 server whose `greet` asks (input_required; elicitation/create in the 2025 era)
+ * for a required `name` without a default until it gets one; `rounds` says how often greet ran.
+ */
+export const v2InsistServer: string = fileURLToPath(new URL("./fixtures/v2-insist-server.mjs", import.meta.url))
+
 /** The stdio SDK v2 server of {@link v2HttpServer}'s catalogue (`serveStdio`; the era is chosen by the opening message). */
 export const v2StdioServer: string = fileURLToPath(new URL("./fixtures/v2-stdio-server.mjs", import.meta.url))
 
