@@ -82,6 +82,13 @@ export const v2MetadataServer: string = fileURLToPath(new URL("./fixtures/v2-met
  */
 export const v2InsistServer: string = fileURLToPath(new URL("./fixtures/v2-insist-server.mjs", import.meta.url))
 
+/**
+ * A stdio SDK v2 server with the skills extension: `pdf-processing` (SKILL.md and
+ * references/FORMS.md) and `git-helper`; `--tamper digest|frontmatter` serves a SKILL.md that
+ * differs from its listing; the `reads` tool says which files the server was asked for.
+ */
+export const v2SkillsServer: string = fileURLToPath(new URL("./fixtures/v2-skills-server.mjs", import.meta.url))
+
 /** The stdio SDK v2 server of {@link v2HttpServer}'s catalogue (`serveStdio`; the era is chosen by the opening message). */
 export const v2StdioServer: string = fileURLToPath(new URL("./fixtures/v2-stdio-server.mjs", import.meta.url))
 
