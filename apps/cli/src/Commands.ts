@@ -2,6 +2,7 @@
 import * as Command from "@effect/cli/Command"
 import { auth, logout } from "./commands/auth.js"
 import { call } from "./commands/call.js"
+import { complete } from "./commands/complete.js"
 import { config } from "./commands/config.js"
 import { daemon } from "./commands/daemon.js"
 import { importCommand } from "./commands/import.js"
@@ -10,6 +11,7 @@ import { prompt, prompts } from "./commands/prompts.js"
 import { read, resources } from "./commands/resources.js"
 import { serve } from "./commands/serve.js"
 import { servers } from "./commands/servers.js"
+import { skill, skills } from "./commands/skills.js"
 import { tools } from "./commands/tools.js"
 import { trust } from "./commands/trust.js"
 
@@ -19,6 +21,6 @@ export const mcpctl = Command.make("mcpctl").pipe(
       "`mcpctl COMMAND --help` shows a command's options; `mcpctl --version` the version."
   ),
   Command.withSubcommands([
-    servers, tools, call, resources, read, prompts, prompt, add, remove, get, importCommand, config, auth, logout, serve, trust, daemon
+    servers, tools, call, resources, read, prompts, prompt, complete, skills, skill, add, remove, get, importCommand, config, auth, logout, serve, trust, daemon
   ])
 )

@@ -69,6 +69,26 @@ export const hostileServer: string = fileURLToPath(new URL("./fixtures/hostile-s
  */
 export const v2HttpServer: string = fileURLToPath(new URL("./fixtures/v2-http-server.mjs", import.meta.url))
 
+/**
+ * A stdio SDK v2 server with the metadata of 2025-11-25 onward and completions: a tool, a
+ * resource, a template and a prompt with `title` and `icons`; the template's `path` and the
+ * prompt's `language` (narrowed by `style`, the context) complete from fixed lists.
+ */
+export const v2MetadataServer: string = fileURLToPath(new URL("./fixtures/v2-metadata-server.mjs", import.meta.url))
+
+/**
+ * A stdio SDK v2 server whose `greet` asks (input_required; elicitation/create in the 2025 era)
+ * for a required `name` without a default until it gets one; `rounds` says how often greet ran.
+ */
+export const v2InsistServer: string = fileURLToPath(new URL("./fixtures/v2-insist-server.mjs", import.meta.url))
+
+/**
+ * A stdio SDK v2 server with the skills extension: `pdf-processing` (SKILL.md and
+ * references/FORMS.md) and `git-helper`; `--tamper digest|frontmatter` serves a SKILL.md that
+ * differs from its listing; the `reads` tool says which files the server was asked for.
+ */
+export const v2SkillsServer: string = fileURLToPath(new URL("./fixtures/v2-skills-server.mjs", import.meta.url))
+
 /** The stdio SDK v2 server of {@link v2HttpServer}'s catalogue (`serveStdio`; the era is chosen by the opening message). */
 export const v2StdioServer: string = fileURLToPath(new URL("./fixtures/v2-stdio-server.mjs", import.meta.url))
 

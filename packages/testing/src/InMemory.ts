@@ -61,8 +61,8 @@ export const scriptedServer = (
   info: {
     readonly name?: string
     readonly version?: string
-    /** Observes every request the server receives (count listings, detect a call in flight). */
-    readonly onRequest?: (method: string) => void
+    /** Observes every request the server receives (count listings, detect a call in flight; its params, `_meta` included). */
+    readonly onRequest?: (method: string, params: Readonly<Record<string, unknown>> | undefined) => void
   } = {}
 ): ServerFactory =>
 () => {
@@ -70,8 +70,8 @@ export const scriptedServer = (
     { name: info.name ?? "scripted", version: info.version ?? "1.0.0" },
     { capabilities: { tools: { listChanged: true } } }
   )
-  server.setRequestHandler("tools/list", () => {
-    info.onRequest?.("tools/list")
+  server.setRequestHandler("tools/list", (request) => {
+    info.onRequest?.("tools/list", request.params)
     return {
     tools: tools.map((t) => ({
       name: t.name,
@@ -83,7 +83,7 @@ export const scriptedServer = (
     }
   })
   server.setRequestHandler("tools/call", async (request, ctx) => {
-    info.onRequest?.("tools/call")
+    info.onRequest?.("tools/call", request.params)
     const tool = tools.find((t) => t.name === request.params.name)
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}`)
     return tool.call(request.params.arguments ?? {}, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id })

@@ -27,6 +27,7 @@ export const prompts = Command.make("prompts", { ...Flags.global, ...Flags.adhoc
       name: p.name,
       title: p.title ?? null,
       description: p.description ?? null,
+      icons: p.icons ?? [],
       arguments: (p.arguments ?? []).map((a) => ({
         name: a.name,
         required: a.required === true,

@@ -30,7 +30,8 @@ export const resources = Command.make("resources", { ...Flags.global, ...Flags.a
       name: r.name,
       mimeType: r.mimeType ?? null,
       ...(r.title === undefined ? {} : { title: r.title }),
-      ...(r.description === undefined ? {} : { description: r.description })
+      ...(r.description === undefined ? {} : { description: r.description }),
+      icons: r.icons ?? []
     }))
     const templates = all.templates.map((t) => ({
       server: t.server,
@@ -38,7 +39,8 @@ export const resources = Command.make("resources", { ...Flags.global, ...Flags.a
       name: t.name,
       mimeType: t.mimeType ?? null,
       ...(t.title === undefined ? {} : { title: t.title }),
-      ...(t.description === undefined ? {} : { description: t.description })
+      ...(t.description === undefined ? {} : { description: t.description }),
+      icons: t.icons ?? []
     }))
     const failed = all.errors.map((e) => e.server)
     if (flags.json) {

@@ -72,6 +72,7 @@ export const tools = Command.make(
         tool: t.tool,
         title: t.title,
         description: t.description,
+        icons: t.icons ?? [],
         readOnly: t.readOnly,
         destructive: t.destructive,
         openWorld: t.openWorld,

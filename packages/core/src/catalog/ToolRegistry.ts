@@ -3,7 +3,7 @@
  * the one call path (resolve → permission → `tools/call` with its timeout).
  */
 import { UrlElicitationRequiredError, ProtocolErrorCode } from "@modelcontextprotocol/client"
-import type { CallToolResult, Tool } from "@modelcontextprotocol/client"
+import type { CallToolResult, Icon, Tool } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -63,6 +63,8 @@ export interface McpTool {
   readonly pin?: PinState | undefined
   /** The server's output-size hint for this tool, in characters (`_meta["anthropic/maxResultSizeChars"]`). */
   readonly maxResultChars?: number | undefined
+  /** The icons the server gave the tool (URLs or `data:` URIs, as sent; never fetched by mcpctl). */
+  readonly icons?: ReadonlyArray<Icon> | undefined
 }
 
 /** A ranked tool of `ToolRegistry.search`. */
@@ -107,7 +109,8 @@ export const toMcpTool = (server: string, tool: Tool): McpTool => {
     inputSchema: tool.inputSchema,
     outputSchema: tool.outputSchema,
     hash: definitionHash(tool),
-    ...(resultSizeHint(tool) !== undefined ? { maxResultChars: resultSizeHint(tool) } : {})
+    ...(resultSizeHint(tool) !== undefined ? { maxResultChars: resultSizeHint(tool) } : {}),
+    ...(tool.icons !== undefined && tool.icons.length > 0 ? { icons: tool.icons } : {})
   }
 }
 

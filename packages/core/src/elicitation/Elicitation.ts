@@ -90,6 +90,29 @@ export interface UrlStep {
  * `--yes` without a terminal: accept with every default; decline when a required field has no
  * default (pure, tested).
  */
+/** The required fields of a form that have no default: what `--yes` cannot answer (pure). */
+export const requiredWithoutDefault = (schema: FormSchema): ReadonlyArray<string> =>
+  (schema.required ?? []).filter((k) => schema.properties?.[k]?.default === undefined)
+
+/**
+ * A form `--yes` cannot answer (a required field has no default), thrown from the
+ * `elicitation/create` handler so the request ends at the first such round: in the 2026-07-28
+ * era the tool call fails with this message instead of looping to the round limit; in the 2025
+ * era the server gets it as the error answer to its `elicitation/create`.
+ */
+export class UnanswerableForm extends Error {
+  constructor(readonly server: string, readonly fields: ReadonlyArray<string>, readonly schema: FormSchema) {
+    const named = fields.map((f) => {
+      const title = schema.properties?.[f]?.title
+      return title ? `"${f}" (${title})` : `"${f}"`
+    }).join(", ")
+    super(
+      `server "${server}" asked for ${named}, required and without a default: --yes answers forms only with their ` +
+        `defaults. Run it on a terminal without --yes to answer, or give the value as a tool argument if the tool takes one.`
+    )
+  }
+}
+
 export const acceptWithDefaults = (schema: FormSchema): ElicitationAnswer => {
   const content: Record<string, string | number | boolean | Array<string>> = {}
   for (const [key, field] of Object.entries(schema.properties ?? {})) {
@@ -161,6 +184,11 @@ export interface Answerer {
   readonly confirmUrl?: ((server: string, message: string, url: string) => Effect.Effect<boolean>) | undefined
   /** Opens a URL of a refused call's step; default `openInBrowser` (`$BROWSER`, else the platform opener). */
   readonly openUrl?: ((url: string) => Effect.Effect<void>) | undefined
+  /**
+   * A declined form whose required fields have no default ends the request ({@link UnanswerableForm})
+   * instead of going back to the server, which would only ask again (`--yes`: nobody will answer).
+   */
+  readonly endsUnanswerable?: boolean | undefined
 }
 
 /** How long a URL step of a refused call may take before the call is sent again anyway (ms). */
@@ -243,11 +271,18 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
     return Elicitation.of({
       answer: answerer.answer,
       configureClient: (client, server) => {
-        client.setRequestHandler("elicitation/create", (request) => {
+        client.setRequestHandler("elicitation/create", async (request) => {
           // Only when one such request runs: a 2025-era server's question names no request, so
           // with two it could reach the wrong client.
           const waiting = askers.get(server.name) ?? []
-          return waiting.length === 1 ? waiting[0]!(request.params) : runPromise(answerer.answer(fromSdkRequest(request, server.name)))
+          if (waiting.length === 1) return waiting[0]!(request.params)
+          const asked = fromSdkRequest(request, server.name)
+          const answer = await runPromise(answerer.answer(asked))
+          if (answerer.endsUnanswerable === true && answer.action === "decline" && asked.mode === "form") {
+            const missing = requiredWithoutDefault(asked.requestedSchema)
+            if (missing.length > 0) throw new UnanswerableForm(server.name, missing, asked.requestedSchema)
+          }
+          return answer
         })
         client.setNotificationHandler("notifications/elicitation/complete", (n) => {
           const id = n.params.elicitationId
@@ -316,12 +351,17 @@ const withDefaults: Answerer = {
       ).pipe(Effect.as({ action: "decline" } as const))
     }
     const result = acceptWithDefaults(request.requestedSchema)
+    if (result.action === "accept") {
+      return Console.error(`${request.server} asked: ${sanitize(request.message)} — accepted with defaults (--yes)`).pipe(Effect.as(result))
+    }
+    const missing = requiredWithoutDefault(request.requestedSchema)
     return Console.error(
-      `${request.server} asked: ${sanitize(request.message)} — ${
-        result.action === "accept" ? "accepted with defaults (--yes)" : "declined: a required field has no default"
-      }`
+      `${request.server} asked: ${sanitize(request.message)} — cannot answer: ${missing.map((f) => `"${sanitize(f)}"`).join(", ")} ` +
+        `required, no default (--yes)`
     ).pipe(Effect.as(result))
-  }
+  },
+  // A decline would only make the server ask again (up to the round limit): end the request.
+  endsUnanswerable: true
 }
 
 /** Options of {@link onTerminal}. */
@@ -342,6 +382,7 @@ export const onTerminal = (
   return {
     opensRequiredUrls: true,
     confirmUrl: confirm,
+    endsUnanswerable: options.formDefaults === true,
     answer: (request) => {
       if (request.mode === "url") {
         const verdict = checkUrlToOpen(request.url)

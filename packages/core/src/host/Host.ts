@@ -28,6 +28,7 @@ import { ConnectionPool, type PoolOptions } from "../pool/ConnectionPool.js"
 import { RemoteAuth, type RemoteAuthOptions } from "../auth/SignIn.js"
 import * as ProcessGroups from "../transport/ProcessGroups.js"
 import { Transport } from "../transport/Transport.js"
+import { parseTraceparent } from "../internal/traceContext.js"
 import * as Path from "node:path"
 
 /** What a host chooses; everything but the settings has a default fit for tests and scripts. */
@@ -186,6 +187,8 @@ export interface TracingSettings {
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
   readonly serviceName: string
+  /** The trace this run belongs to, from `TRACEPARENT` (and `TRACESTATE`); absent when unset or malformed. */
+  readonly parent?: { readonly traceparent: string; readonly tracestate?: string }
 }
 
 /** `k=v,k2=v2` (values percent-encoded) as headers; malformed pairs are skipped (pure). */
@@ -207,7 +210,8 @@ export const parseOtlpHeaders = (text: string | undefined): Record<string, strin
  * The OpenTelemetry variables a host honours (pure): `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (used
  * as is) or `OTEL_EXPORTER_OTLP_ENDPOINT` (+ `/v1/traces`), `OTEL_EXPORTER_OTLP_HEADERS` and
  * `…_TRACES_HEADERS`, `OTEL_SERVICE_NAME`; `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`
- * turns tracing off.
+ * turns tracing off. `TRACEPARENT` / `TRACESTATE` (W3C values) make the run's spans part of the
+ * caller's trace.
  */
 export const tracingSettings = (env: Readonly<Record<string, string | undefined>>): TracingSettings | undefined => {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined
@@ -222,7 +226,10 @@ export const tracingSettings = (env: Readonly<Record<string, string | undefined>
       ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS),
       ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS)
     },
-    serviceName: env.OTEL_SERVICE_NAME?.trim() || "mcpctl"
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || "mcpctl",
+    ...(env.TRACEPARENT !== undefined && parseTraceparent(env.TRACEPARENT) !== undefined
+      ? { parent: { traceparent: env.TRACEPARENT.trim(), ...(env.TRACESTATE?.trim() ? { tracestate: env.TRACESTATE.trim() } : {}) } }
+      : {})
   }
 }
 
@@ -233,7 +240,9 @@ const tracingVariables = [
   "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
   "OTEL_EXPORTER_OTLP_HEADERS",
   "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
-  "OTEL_SERVICE_NAME"
+  "OTEL_SERVICE_NAME",
+  "TRACEPARENT",
+  "TRACESTATE"
 ] as const
 
 /** The tracing variables from Effect's `ConfigProvider` (the environment by default). */

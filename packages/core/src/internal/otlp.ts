@@ -7,6 +7,7 @@ import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
 import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Layer from "effect/Layer"
+import { externalParent } from "./traceContext.js"
 
 /** Options of the exporter: where traces go and how the service names itself. */
 export interface OtlpOptions {
@@ -15,10 +16,17 @@ export interface OtlpOptions {
   readonly headers: Readonly<Record<string, string>>
   readonly serviceName: string
   readonly serviceVersion: string
+  /** A parent from outside (`TRACEPARENT`/`TRACESTATE`): the run's spans join that trace. */
+  readonly parent?: { readonly traceparent: string; readonly tracestate?: string } | undefined
 }
 
 /** A tracer that batches spans and posts them; the last batch is sent when the scope closes. */
-export const layer = (options: OtlpOptions): Layer.Layer<never> =>
+export const layer = (options: OtlpOptions): Layer.Layer<never> => {
+  const parent = options.parent && externalParent(options.parent.traceparent, options.parent.tracestate)
+  return parent ? Layer.merge(tracer(options), Layer.parentSpan(parent)) : tracer(options)
+}
+
+const tracer = (options: OtlpOptions): Layer.Layer<never> =>
   OtlpTracer.layer({
     url: options.url,
     headers: options.headers,

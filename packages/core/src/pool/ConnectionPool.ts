@@ -23,6 +23,7 @@ import type { Era } from "./EraCache.js"
 import { handshake } from "../internal/pool/handshake.js"
 import { listensTo, notificationShortcut } from "../internal/pool/hostClient.js"
 import { type RequestPool, sendRequest } from "../internal/pool/request.js"
+import { defaultTracer, traceMetaOf, withTraceMeta } from "../internal/traceContext.js"
 import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "./NeedsAuthCache.js"
 import type { RequestError } from "./RequestErrors.js"
 import { afterRequest, answerInvalidResponses, type Outcome } from "./Resilience.js"
@@ -436,9 +437,19 @@ export function make(options: PoolOptions) {
       request: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>,
       runOptions?: RunOptions
     ): Effect.Effect<A, ServerUnavailable | RequestError> =>
-      sendRequest(requests, name, method, request, {
-        idempotent: runOptions?.idempotent ?? method !== "tools/call",
-        signal: runOptions?.signal
+      Effect.withFiberRuntime((fiber) => {
+        const options = { idempotent: runOptions?.idempotent ?? method !== "tools/call", signal: runOptions?.signal }
+        // Tracing off (Effect's default tracer): no span, nothing added to the request.
+        if (fiber.currentTracer === defaultTracer) return sendRequest(requests, name, method, request, options)
+        // Tracing on: one client span per request, and its traceparent in the request's `_meta`.
+        return Effect.withSpan(
+          Effect.withFiberRuntime((inner) => {
+            const meta = traceMetaOf(inner.currentSpan!)
+            return sendRequest(requests, name, method, (c, signal) => withTraceMeta(meta, () => request(c, signal)), options)
+          }),
+          method,
+          { kind: "client", captureStackTrace: false, attributes: { "mcp.method.name": method, server: name } }
+        )
       })
 
     const state = (name: string) =>

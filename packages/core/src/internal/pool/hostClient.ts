@@ -4,9 +4,12 @@
  * `removeNotificationHandler`, including the ones the SDK's own constructor registers), so the
  * pool can drop, before the SDK parses them, notifications nobody listens to
  * (`Resilience.answerInvalidResponses`), and the host's server-log handler with its threshold,
- * so a `notifications/message` costs a level comparison, not the SDK's schema dispatch.
+ * so a `notifications/message` costs a level comparison, not the SDK's schema dispatch; and every
+ * request carries the trace context the pool set for it (`traceContext.ts`), whichever SDK method
+ * built it.
  */
 import { Client, type JSONRPCNotification, type LoggingLevel } from "@modelcontextprotocol/client"
+import { currentTraceMeta, withMetaKeys } from "../traceContext.js"
 import { logLevelOfLine } from "./logLine.js"
 
 // Kept outside the instance: the SDK's constructor registers its own handlers (progress,
@@ -41,7 +44,23 @@ interface LogRoute {
 
 const logRoutes = new WeakMap<Client, LogRoute>()
 
+type AnyRequest = { method: string; params?: Record<string, unknown> }
+
 export class HostClient extends Client {
+  // Every SDK method (callTool, listTools, complete, …) sends through `request`; `server/discover`
+  // through `_requestWithSchema`.
+  override request(...args: Array<any>): Promise<any> {
+    const meta = currentTraceMeta()
+    if (meta !== undefined) args[0] = { ...args[0], params: withMetaKeys((args[0] as AnyRequest).params, meta) }
+    return (super.request as (...args: Array<any>) => Promise<any>)(...args)
+  }
+
+  protected override _requestWithSchema(...args: Array<any>): Promise<any> {
+    const meta = currentTraceMeta()
+    if (meta !== undefined) args[0] = { ...args[0], params: withMetaKeys((args[0] as AnyRequest).params, meta) }
+    return (super._requestWithSchema as (...args: Array<any>) => Promise<any>)(...args)
+  }
+
   override setNotificationHandler(method: string, ...rest: Array<unknown>): void {
     methodsOf(this).add(method)
     if (method === "notifications/message") logRoutes.delete(this)
