@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import { type ImportHost, importHosts, readHost } from "../src/config/HostImport.js"
 import { writeServerEntries } from "../src/config/SettingsFile.js"
 import { parseSettingsText } from "../src/config/SettingsLoad.js"
-import { parseJsoncSafe } from "../src/config/SafeJson.js"
+import { parseJsoncSafe } from "../src/internal/SafeJson.js"
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url))
 const example: Record<ImportHost, string> = {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { readSecret } from "../src/auth/Grants.js"
 import { loadOrCreateKeyPair } from "../src/auth/Dpop.js"
-import { readPrivateFileSync, tooOpen } from "../src/auth/PrivateFile.js"
+import { readPrivateFileSync, tooOpen } from "../src/internal/PrivateFile.js"
 
 const dir = () => mkdtempSync(Path.join(tmpdir(), "mcpctl-private-"))
 

@@ -11,7 +11,7 @@ import type { DpopKeyPair } from "@modelcontextprotocol/client"
 import { createHash, webcrypto } from "node:crypto"
 import { lstat } from "node:fs/promises"
 import { privateDir, readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
-import { tooOpen, UnsafeSecretFile } from "./PrivateFile.js"
+import { tooOpen, UnsafeSecretFile } from "../internal/PrivateFile.js"
 
 /** The kept key is refused, not used, once others may read it (someone chmod'ed it, or restored a backup). */
 const checkPrivate = async (file: string): Promise<void> => {

@@ -33,7 +33,7 @@ import { ConfigError, ServerUnavailable } from "../Errors.js"
 import { clearNeedsAuth, needsAuthKey } from "../pool/NeedsAuthCache.js"
 import { redactSecrets } from "../Redact.js"
 import { proxyFetch } from "../transport/Proxy.js"
-import { readPrivateFileSync } from "./PrivateFile.js"
+import { readPrivateFileSync } from "../internal/PrivateFile.js"
 
 /** RFC 7523 §2.1. */
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"

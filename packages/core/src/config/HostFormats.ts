@@ -9,7 +9,7 @@
  */
 import * as Either from "effect/Either"
 import { findNodeAtLocation, type Node, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser"
-import { dropUnsafeKeys, parseJsoncSafe, type SafeParse } from "./SafeJson.js"
+import { dropUnsafeKeys, parseJsoncSafe, type SafeParse } from "../internal/SafeJson.js"
 import * as Path from "node:path"
 import { parse as parseToml, TomlError } from "smol-toml"
 import type { HostInput } from "./ServerConfig.js"

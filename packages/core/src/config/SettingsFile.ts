@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import { applyEdits, modify, printParseErrorCode, type ParseError } from "jsonc-parser"
-import { parseJsoncSafe } from "./SafeJson.js"
+import { parseJsoncSafe } from "../internal/SafeJson.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
 import { LockTimeout, NotRegularFileError, readRegularFile, withFileLock, writeFileAtomic } from "../internal/files.js"
