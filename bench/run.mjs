@@ -34,7 +34,8 @@ const plan = quick
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 1, servers: 5 },
     killReap: { runs: 1, servers: 3 },
-    daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 }
+    daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 },
+    flood: { runs: 1, n: 100_000 }
   }
   : {
     startup: { runs: 6, warmup: 1 },
@@ -48,7 +49,8 @@ const plan = quick
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 2, servers: 50 },
     killReap: { runs: 3, servers: 10 },
-    daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 }
+    daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 },
+    flood: { runs: 3, n: 1_000_000 }
   }
 
 /**
@@ -723,6 +725,41 @@ Object.assign(steps, {
       unit: "ms", better: "lower", mcpctl: samples,
       goal: { text: "≤ 1500 ms, 0 left", check: (m) => m.max <= 1500 && left.every((n) => n === 0) },
       note: `processes left alive: ${left.join(",")}`
+    })
+  }
+})
+
+Object.assign(steps, {
+  /**
+   * A server-log flood: whole process `mcpctl call` of a tool that first sends N
+   * `notifications/message` at debug (bench/servers/flood-server.mjs, big writes), at the default
+   * `--log-level warning`, so all are dropped. The figure is the mcpctl process's own CPU
+   * (`process.cpuUsage` at exit, bench/raw/cpu-at-exit.mjs: the server's CPU is not in it), less
+   * the same call with N = 0 (start, connect, list, exit).
+   */
+  flood: async () => {
+    const { runs, n } = plan.flood
+    const settings = join(build, "flood.json")
+    writeFileSync(settings, JSON.stringify({
+      mcpServers: { f: { command: node, args: [join(bench, "servers/flood-server.mjs")] } },
+      permissions: { allow: ["mcp__f__*"] }
+    }))
+    const cpuFile = join(build, `flood-cpu-${process.pid}.txt`)
+    const once = async (count) => {
+      const r = await run(node, ["--import", join(bench, "raw/cpu-at-exit.mjs"), cli, "call", "mcp__f__flood", `count=${count}`, "--config", settings, "--no-daemon"], {
+        env: { MCPCTL_HOME: join(build, "flood-home"), BENCH_CPU_FILE: cpuFile },
+        timeoutMs: 600_000
+      })
+      if (!r.stdout.includes(`sent ${count}`)) throw new Error(`flood: printed ${JSON.stringify(r.stdout.slice(0, 200))}`)
+      return { cpuMs: Number(readFileSync(cpuFile, "utf8")), wallMs: r.wallMs }
+    }
+    const s = await alternate("flood", ["flood", "none"], { runs }, (side) => once(side === "flood" ? n : 0))
+    const net = s.flood.map((r, i) => r.cpuMs - s.none[i].cpuMs)
+    const goalMs = 5_000 * n / 1_000_000
+    figure(`flood: client CPU for ${n.toLocaleString("en")} debug notifications/message (dropped)`, {
+      unit: "ms", better: "lower", mcpctl: net,
+      goal: { text: `≤ ${goalMs} ms (5 s per million)`, check: (m) => m.median <= goalMs },
+      note: `mcpctl process CPU less the same call with none: flood ${s.flood.map((r) => r.cpuMs.toFixed(0)).join(",")} ms, none ${s.none.map((r) => r.cpuMs.toFixed(0)).join(",")} ms; wall ${s.flood.map((r) => r.wallMs.toFixed(0)).join(",")} ms`
     })
   }
 })
