@@ -511,20 +511,21 @@ const make = Effect.gen(function*() {
     // The result arrived and its structuredContent is being checked (for the timeout's message).
     let checking = false
     const request = pool.run(tool.server, "tools/call", (connection, signal) => {
-      const sent = connection.client.callTool({ name: tool.tool, arguments: args }, {
+      const answered = connection.client.callTool({ name: tool.tool, arguments: args }, {
         // The definition the catalogue holds (the SDK would otherwise look for a listing in its
         // own response cache, which the page-by-page listing above never fills).
         toolDefinition: toolDefinitionOf(tool),
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})
-      }).then((result) => {
-        if (tool.outputSchema === undefined) return result as CallToolResult
+      }) as Promise<CallToolResult>
+      const schema = tool.outputSchema
+      // Against the listed outputSchema, inline when small, else in a worker this call's signal
+      // (timeout, cancel) can stop. No step at all for a tool without one (the per-call path).
+      const sent = (schema === undefined ? answered : answered.then((result) => {
         checking = true
-        // Against the listed outputSchema, inline when small, else in a worker this call's
-        // signal (timeout, cancel) can stop.
-        return checkStructuredContent(connection.client, tool.tool, tool.server, tool.outputSchema, result as CallToolResult, signal)
-      }).catch(namingTool(tool.tool)) as Promise<CallToolResult>
+        return checkStructuredContent(connection.client, tool.tool, tool.server, schema, result, signal)
+      })).catch(namingTool(tool.tool)) as Promise<CallToolResult>
       return onSteps === undefined ? sent : sent.catch((error: unknown) => {
         if (error instanceof UrlElicitationRequiredError) {
           onSteps(error.elicitations.map((e) => ({ url: e.url, message: e.message, elicitationId: e.elicitationId })))
