@@ -35,7 +35,8 @@ const plan = quick
     manyShutdown: { runs: 1, servers: 5 },
     killReap: { runs: 1, servers: 3 },
     daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 },
-    daemonConcurrency: { clients: 20, calls: 10, soloCalls: 10, toolMs: 500 }
+    daemonConcurrency: { clients: 20, calls: 10, soloCalls: 10, toolMs: 500 },
+    flood: { runs: 1, n: 100_000 }
   }
   : {
     startup: { runs: 6, warmup: 1 },
@@ -50,7 +51,8 @@ const plan = quick
     manyShutdown: { runs: 2, servers: 50 },
     killReap: { runs: 3, servers: 10 },
     daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 },
-    daemonConcurrency: { clients: 20, calls: 50, soloCalls: 20, toolMs: 500 }
+    daemonConcurrency: { clients: 20, calls: 50, soloCalls: 20, toolMs: 500 },
+    flood: { runs: 3, n: 1_000_000 }
   }
 
 /**
@@ -778,6 +780,39 @@ Object.assign(steps, {
     } finally {
       await run(node, [cli, "daemon", "stop"], { env, allowFail: true })
     }
+  },
+
+  /**
+   * A server-log flood: whole process `mcpctl call` of a tool that first sends N
+   * `notifications/message` at debug (bench/servers/flood-server.mjs, big writes), at the default
+   * `--log-level warning`, so all are dropped. The figure is the mcpctl process's own CPU
+   * (`process.cpuUsage` at exit, bench/raw/cpu-at-exit.mjs: the server's CPU is not in it), less
+   * the same call with N = 0 (start, connect, list, exit).
+   */
+  flood: async () => {
+    const { runs, n } = plan.flood
+    const settings = join(build, "flood.json")
+    writeFileSync(settings, JSON.stringify({
+      mcpServers: { f: { command: node, args: [join(bench, "servers/flood-server.mjs")] } },
+      permissions: { allow: ["mcp__f__*"] }
+    }))
+    const cpuFile = join(build, `flood-cpu-${process.pid}.txt`)
+    const once = async (count) => {
+      const r = await run(node, ["--import", join(bench, "raw/cpu-at-exit.mjs"), cli, "call", "mcp__f__flood", `count=${count}`, "--config", settings, "--no-daemon"], {
+        env: { MCPCTL_HOME: join(build, "flood-home"), BENCH_CPU_FILE: cpuFile },
+        timeoutMs: 600_000
+      })
+      if (!r.stdout.includes(`sent ${count}`)) throw new Error(`flood: printed ${JSON.stringify(r.stdout.slice(0, 200))}`)
+      return { cpuMs: Number(readFileSync(cpuFile, "utf8")), wallMs: r.wallMs }
+    }
+    const s = await alternate("flood", ["flood", "none"], { runs }, (side) => once(side === "flood" ? n : 0))
+    const net = s.flood.map((r, i) => r.cpuMs - s.none[i].cpuMs)
+    const goalMs = 5_000 * n / 1_000_000
+    figure(`flood: client CPU for ${n.toLocaleString("en")} debug notifications/message (dropped)`, {
+      unit: "ms", better: "lower", mcpctl: net,
+      goal: { text: `≤ ${goalMs} ms (5 s per million)`, check: (m) => m.median <= goalMs },
+      note: `mcpctl process CPU less the same call with none: flood ${s.flood.map((r) => r.cpuMs.toFixed(0)).join(",")} ms, none ${s.none.map((r) => r.cpuMs.toFixed(0)).join(",")} ms; wall ${s.flood.map((r) => r.wallMs.toFixed(0)).join(",")} ms`
+    })
   }
 })
 

@@ -522,7 +522,7 @@ const make = Effect.gen(function*() {
     const request = pool.run(tool.server, "tools/call", (connection, signal) => {
       const relay = options?.relay
       const params = { name: tool.tool, arguments: args, ...relayParams(connection.era, relay) }
-      const sent = connection.client.callTool(params as { name: string; arguments: Record<string, unknown> }, {
+      const answered = connection.client.callTool(params as { name: string; arguments: Record<string, unknown> }, {
         ...(relay !== undefined ? { allowInputRequired: true } : {}),
         // The definition the catalogue holds (the SDK would otherwise look for a listing in its
         // own response cache, which the page-by-page listing above never fills).
@@ -530,13 +530,14 @@ const make = Effect.gen(function*() {
         signal,
         timeout: SDK_NO_TIMEOUT,
         ...(options?.onProgress ? { onprogress: options.onProgress } : {})
-      }).then((result) => {
-        if (tool.outputSchema === undefined) return result as CallToolResult
+      }) as Promise<CallToolResult>
+      const schema = tool.outputSchema
+      // Against the listed outputSchema, inline when small, else in a worker this call's signal
+      // (timeout, cancel) can stop. No step at all for a tool without one (the per-call path).
+      const sent = (schema === undefined ? answered : answered.then((result) => {
         checking = true
-        // Against the listed outputSchema, inline when small, else in a worker this call's
-        // signal (timeout, cancel) can stop.
-        return checkStructuredContent(connection.client, tool.tool, tool.server, tool.outputSchema, result as CallToolResult, signal)
-      }).catch(namingTool(tool.tool)) as Promise<CallToolResult>
+        return checkStructuredContent(connection.client, tool.tool, tool.server, schema, result, signal)
+      })).catch(namingTool(tool.tool)) as Promise<CallToolResult>
       return onSteps === undefined ? sent : sent.catch((error: unknown) => {
         if (error instanceof UrlElicitationRequiredError) {
           onSteps(error.elicitations.map((e) => ({ url: e.url, message: e.message, elicitationId: e.elicitationId })))
