@@ -389,7 +389,8 @@ const limitVars = [
   ["MAX_MCP_OUTPUT_TOKENS", "maxOutputTokens"],
   ["MCP_SERVER_CONNECTION_BATCH_SIZE", "localConcurrency"],
   ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"],
-  ["MCPCTL_MAX_RESPONSE_BYTES", "maxResponseBytes"]
+  ["MCPCTL_MAX_RESPONSE_BYTES", "maxResponseBytes"],
+  ["MCPCTL_STARTUP_GRACE", "startupGraceMs"]
 ] as const
 
 /** Reads the limits from the environment; a typo like `MCP_TIMEOUT=30s` fails loudly instead of meaning "no timeout". */
