@@ -82,9 +82,11 @@ export const tools = Command.make(
         inputSchema: t.inputSchema
       }))
       const failed = errors.map((e) => e.server)
+      // Servers answered from the cache count as needed and served: exit 4 only when nothing was.
+      const needed = [...fromCache.hits.map((h) => h.server), ...wanted]
       if (flags.json) {
         json({ tools: rows, errors })
-        return yield* unavailableWhenAllFailed(wanted, failed)
+        return yield* unavailableWhenAllFailed(needed, failed)
       }
       if (rows.length > 0) {
         out(table(
@@ -110,7 +112,7 @@ export const tools = Command.make(
           "`mcpctl trust SERVER [TOOL]`; `mcpctl call NAME` shows what changed.")
       }
       for (const e of errors) err(`${e.server} (${e.status}): ${e.message}`)
-      yield* unavailableWhenAllFailed(wanted, failed)
+      yield* unavailableWhenAllFailed(needed, failed)
     }))
 ).pipe(Command.withDescription("List the tools of every server (or of the servers named), or search them with --search"))
 
