@@ -126,9 +126,17 @@ export const add = Command.make(
       const file = scopeFile(scope, config.projectDir, config.home)
       // The user's own edit: a trusted project stays trusted with the new content.
       yield* keepingTrust(config.home, config.projectDir, writeServerEntry(file, flags.name, entry))
-      out(`Added server "${flags.name}" to ${file}`)
+      // Which scope, in words: the default (local) is this project only, which surprises a newcomer.
+      out(`Added server "${flags.name}" to the ${scope} scope (${scopeMeaning[scope]}): ${file}`)
     }))
 ).pipe(Command.withDescription("Write a server into a settings scope: add NAME -- COMMAND ARGS…  or  add NAME URL"))
+
+/** What each scope `add` can write means, for its message. */
+const scopeMeaning = {
+  user: "every project",
+  project: "this project, shared with its repository",
+  local: "this project, only for you"
+} as const
 
 /** Where a server may be defined: the scope files, lowest precedence first. */
 const scopeFiles = (paths: Effect.Effect.Success<ReturnType<typeof scopePaths>>) =>
