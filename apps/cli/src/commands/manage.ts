@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Flags from "../Flags.js"
 import { projectDirOf, report, runOnHost } from "../Host.js"
-import { json, out } from "../Render.js"
+import { err, json, out } from "../Render.js"
 
 const scope = Options.choice("scope", ["local", "project", "user"]).pipe(
   Options.optional,
@@ -169,10 +169,13 @@ export const get = Command.make("get", { ...Flags.global, name: serverName }, (f
       scope: server.scope,
       source: server.source,
       transport: server.transport,
-      config: redactServerConfig(server)
+      config: redactServerConfig(server),
+      // An unset ${VAR}: other commands say it only when they use the server (never for a disabled one).
+      ...(server.unresolved ? { unresolved: server.unresolved.message } : {})
     }
     if (flags.json) return json(shown)
     out(`${shown.name}  (${shown.scope}: ${shown.source})`)
     out(`  transport: ${shown.transport}`)
     for (const [k, v] of Object.entries(shown.config)) out(`  ${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    if (shown.unresolved) err(`mcpctl: warning: ${shown.unresolved}`)
   }))).pipe(Command.withDescription("Show one server's merged entry and where it comes from (secrets hidden)"))
