@@ -1,4 +1,10 @@
 import { defineWorkspace } from "vitest/config"
+import { slowdown } from "./test/slowdown.js"
+
+// Every deadline is scaled by the run's slowdown (test/slowdown.ts: MCPCTL_TEST_SLOWDOWN, or measured
+// here once and exported to the workers), so a loaded machine gets proportionally longer timeouts.
+const factor = slowdown()
+const scaled = (ms: number) => Math.round(ms * factor)
 
 // In the repository every package resolves to its TypeScript sources (the "@mcpctl/source" export
 // condition); installed packages resolve to the built dist/ files.
@@ -9,7 +15,8 @@ const ssr = { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@
 // so each project keeps generous timeouts and runs files in forked processes. Each runs with a
 // TMPDIR of its own, removed when the run ends (test/tmpdir.globalSetup.ts). `soak` holds the
 // long-running core tests (50 stubborn servers, kill -9 loops, endless answers, an agent loop of
-// 1,000 calls, real servers started with a delay):
+// 1,000 calls, real servers started with a delay). `harness` tests the run guard itself (a nested
+// vitest run interrupted with SIGINT):
 // `npm run soak` runs it, `npm test` does not.
 export default defineWorkspace([
   {
@@ -20,8 +27,8 @@ export default defineWorkspace([
       root: "./packages/core",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
+      testTimeout: scaled(30_000),
+      hookTimeout: scaled(30_000),
       pool: "forks"
     }
   },
@@ -33,8 +40,8 @@ export default defineWorkspace([
       root: "./packages/core",
       include: ["soak/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
-      testTimeout: 120_000,
-      hookTimeout: 30_000,
+      testTimeout: scaled(120_000),
+      hookTimeout: scaled(30_000),
       pool: "forks"
     }
   },
@@ -46,8 +53,8 @@ export default defineWorkspace([
       root: "./packages/testing",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
+      testTimeout: scaled(30_000),
+      hookTimeout: scaled(30_000),
       pool: "forks"
     }
   },
@@ -59,8 +66,19 @@ export default defineWorkspace([
       root: "./apps/cli",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts", "./test/globalSetup.ts"],
-      testTimeout: 60_000,
-      hookTimeout: 60_000,
+      testTimeout: scaled(60_000),
+      hookTimeout: scaled(60_000),
+      pool: "forks"
+    }
+  },
+  {
+    test: {
+      name: "harness",
+      root: ".",
+      include: ["test/harness.test.ts"],
+      globalSetup: ["./test/tmpdir.globalSetup.ts"],
+      testTimeout: scaled(60_000),
+      hookTimeout: scaled(30_000),
       pool: "forks"
     }
   },
@@ -72,8 +90,8 @@ export default defineWorkspace([
       root: ".",
       include: ["test/package.test.ts"],
       globalSetup: ["./test/tmpdir.globalSetup.ts", "./test/package.globalSetup.ts"],
-      testTimeout: 120_000,
-      hookTimeout: 180_000,
+      testTimeout: scaled(120_000),
+      hookTimeout: scaled(180_000),
       pool: "forks"
     }
   }

@@ -28,11 +28,34 @@ const tryJson = (text: string): Either.Either<unknown, string> => {
   }
 }
 
-/** One value by its property schema; a value the schema cannot take is a usage error naming the key. */
-export const coerceValue = (key: string, raw: string, schema: JsonSchema | undefined): Either.Either<unknown, UsageError> => {
+const failure = (key: string, raw: string, what: string) =>
+  Either.left(new UsageError({ message: `Argument ${key}=${raw}: ${what}. Use --args '{"${key}": …}' for exact JSON.` }))
+
+/** Enum values as a user types them: strings bare, the rest as JSON; a long list cut short. */
+const showValues = (values: ReadonlyArray<unknown>): string => {
+  const shown = values.slice(0, 20).map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")
+  return values.length > 20 ? `${shown}, … (${values.length} in all)` : shown
+}
+
+/**
+ * One value by its property schema: its type, then its `enum` when it has one (a value not listed
+ * is a usage error before anything reaches the server); a value the schema cannot take is a usage
+ * error naming the key.
+ */
+export const coerceValue = (key: string, raw: string, schema: JsonSchema | undefined): Either.Either<unknown, UsageError> =>
+  Either.flatMap(coerceByType(key, raw, schema), (value) => {
+    const values = schema?.enum
+    if (!Array.isArray(values)) return Either.right(value)
+    const same = (v: unknown) => JSON.stringify(v) === JSON.stringify(value)
+    if (values.some(same)) return Either.right(value)
+    // No type, and the text itself is listed (`enum: ["1", "2"]` with `x=1`).
+    if (typesOf(schema).length === 0 && values.includes(raw)) return Either.right(raw)
+    return failure(key, raw, `expected one of ${showValues(values)}`)
+  })
+
+const coerceByType = (key: string, raw: string, schema: JsonSchema | undefined): Either.Either<unknown, UsageError> => {
   const types = typesOf(schema)
-  const fail = (what: string) =>
-    Either.left(new UsageError({ message: `Argument ${key}=${raw}: ${what}. Use --args '{"${key}": …}' for exact JSON.` }))
+  const fail = (what: string) => failure(key, raw, what)
   if (types.length === 0) {
     // No schema for this key: JSON when it parses (numbers, true, objects), else the text itself.
     return Either.orElse(tryJson(raw), () => Either.right(raw))

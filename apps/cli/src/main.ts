@@ -9,6 +9,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as CoreHost from "@mcpctl/core/Host"
+import * as Logs from "./Logs.js"
 import { checkArgs, commandsOf } from "./Argv.js"
 import { mcpctl } from "./Commands.js"
 import { withPlainConsole } from "./Console.js"
@@ -55,10 +56,10 @@ const exitAfterFlush = (code: number) => {
 
 /**
  * Effect's own logs (warnings about caches, debug logs) go to stderr at `--log-level` and above
- * (default warning): stdout carries only the command's output, the `--json` document, or serve's
+ * (default warning), as `mcpctl: warning: …` lines (Logs.ts): stdout carries only the command's output, the `--json` document, or serve's
  * JSON-RPC stream.
  */
-const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(process.argv.slice(2)) ?? "warning"))
+const logs = Logs.layer(CoreHost.effectLogLevel(logLevelFromArgv(process.argv.slice(2)) ?? "warning"))
 
 // `mcpctl daemon start` runs this file again as the daemon, and the daemon as its host processes.
 const role = process.env.MCPCTL_DAEMON_ROLE

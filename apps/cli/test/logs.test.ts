@@ -42,8 +42,10 @@ describe("Effect's logs", () => {
     const doc = JSON.parse(r.stdout)
     expect(doc.errors).toEqual([expect.objectContaining({ server: "adhoc", status: "needs-auth" })])
     expect(r.stdout).toBe(JSON.stringify(doc, null, 2) + "\n")
-    expect(r.stderr).toMatch(/WARN .*could not mark adhoc as needs-auth/)
-    expect(r.stdout).not.toContain("WARN")
+    // One warning format: the CLI's own (`mcpctl: warning: …`), not the pretty logger's `[time] WARN (#n):`.
+    expect(r.stderr).toMatch(/^mcpctl: warning: .*could not mark adhoc as needs-auth/m)
+    expect(r.stderr).not.toMatch(/WARN \(#\d+\)/)
+    expect(r.stdout).not.toContain("warning")
   })
 
   it("--log-level error hides warnings; --log-level debug shows debug logs, on stderr too", async () => {
@@ -55,10 +57,10 @@ describe("Effect's logs", () => {
     const settings = ws.settings("echo.json", { mcpServers: { echo: { command: "node", args: [fixtures.echoServer] } } })
     const loud = await run(["tools", "--json", "--config", settings, "--log-level", "debug"], { home: ws.home })
     expect(loud.code).toBe(0)
-    expect(loud.stderr).toMatch(/DEBUG .*settings: 1 server\n {2}echo \(stdio\) from flag: /)
+    expect(loud.stderr).toMatch(/^mcpctl: debug: settings: 1 server\n {2}echo \(stdio\) from flag: /m)
     expect(JSON.parse(loud.stdout).tools.length).toBeGreaterThan(0)
 
     const normal = await run(["tools", "--json", "--config", settings], { home: ws.home })
-    expect(normal.stderr).not.toContain("DEBUG")
+    expect(normal.stderr).not.toContain("mcpctl: debug:")
   })
 })

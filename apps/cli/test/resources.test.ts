@@ -6,7 +6,7 @@
 import { Everything } from "@mcpctl/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
-import { cliBin, run, workspace } from "./support.js"
+import { cliBin, run, slow, workspace } from "./support.js"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -198,7 +198,7 @@ describe("server logs and progress", () => {
     const r = spawnSync("script", ["-qec", cmd, "/dev/null"], {
       env: { ...process.env, MCPCTL_HOME: home },
       encoding: "utf8",
-      timeout: 30_000
+      timeout: slow(30_000)
     })
     expect(r.status).toBe(0)
     expect(r.stdout).toContain("\r\x1b[Kmcp__everything__trigger-long-running-operation: 1/4 (25%)")

@@ -52,9 +52,9 @@ export const workspace = () => {
 
 const writeDir = (d: string) => mkdirSync(d, { recursive: true })
 
-/** The test process's environment without the knobs of docs/CLI.md, so a developer's settings cannot change results. */
+/** The test process's environment without the knobs of docs/CLI.md, so a developer's settings cannot change results (the run's own MCPCTL_TEST_* marks stay: tmpdir.globalSetup.ts). */
 const hostEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^(MCP_|MAX_MCP_|MCPCTL_)/.test(k))
+  Object.entries(process.env).filter(([k]) => !/^(MCP_|MAX_MCP_|MCPCTL_(?!TEST_))/.test(k))
 )
 
 /** Runs `mcpctl ARGS…` to completion. */
@@ -79,3 +79,9 @@ export const run = (
 
 /** Is a process alive (zombies count as dead)? */
 export { isAlive } from "@mcpctl/testing/Processes"
+
+/** A deadline scaled by the run's slowdown (`MCPCTL_TEST_SLOWDOWN`, measured at the start of the run: vitest.workspace.ts). */
+export const slow = (ms: number): number => {
+  const n = Number(process.env.MCPCTL_TEST_SLOWDOWN)
+  return Math.round(ms * (Number.isFinite(n) && n >= 1 ? n : 1))
+}

@@ -54,22 +54,70 @@ export const redactValue = (value: string): string => {
 
 /**
  * A server's URL for a message: the URL as written in the settings (`${VAR}`s unexpanded, so a
- * token that came from a variable never shows), its user info, path and query values hidden
- * (`path: true` keeps the path, for `get`); a URL
- * that does not parse shows only its scheme (`https://REDACTED`), since a value spliced into it
- * could be anywhere.
+ * token that came from a variable never shows), with only what looks secret hidden: a password,
+ * a user name, path segment or query value that is a token on its face (long, letters and
+ * digits), and the value of a query parameter whose name says secret (`key`, `token`, `sig`, …).
+ * `http://127.0.0.1:3998/mcp` shows as written. A URL that does not parse shows only its scheme
+ * (`https://REDACTED`), since a value spliced into it could be anywhere. `path: true` (`get`): user
+ * info and every query value hidden, the path kept.
  */
 export const displayUrl = (server: ResolvedServer, options: { readonly path?: boolean } = {}): string => {
   const written = (server.rawConfig ?? server.config) as { readonly url?: unknown }
   const url = typeof written.url === "string" ? written.url : ""
   try {
-    const u = new URL(redactUrl(url))
-    // In messages the path goes too (tokens travel in paths); `get` shows the entry's own path.
-    return options.path === true || u.pathname.length <= 1 ? u.toString() : `${u.origin}/${REDACTED}${u.search}`
+    // `get` (`path: true`) shows the entry with user info and every query value hidden.
+    const u = new URL(options.path === true ? redactUrl(url) : url)
+    return options.path === true ? u.toString() : maskUrlSecrets(url)
   } catch {
     const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(url)?.[0]
     return `${scheme ?? ""}${scheme ? "//" : ""}${REDACTED}`
   }
+}
+
+/** Query parameter names whose values are secrets. */
+const SECRET_PARAM = /key|token|secret|passw|pwd|auth|credential|bearer|cookie|session|sig|jwt|code/i
+
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** A value that is a secret on its face: a known token shape, or long with letters and digits. */
+const looksSecret = (raw: string): boolean => {
+  const value = decoded(raw)
+  if (isReference(value) || value === "") return false
+  return SECRET_VALUE.test(value) || (value.length >= 20 && /[0-9]/.test(value) && /[A-Za-z]/.test(value))
+}
+
+/** A URL's text with only its secret-looking parts hidden (pure; see {@link displayUrl}). */
+export const maskUrlSecrets = (url: string): string => {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)(?:([^@/?#]*)@)?([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/.exec(url)
+  if (m === null) return url
+  const [, scheme, userinfo, host, path, query, hash] = m
+  let out = scheme!
+  if (userinfo !== undefined) {
+    const colon = userinfo.indexOf(":")
+    const user = colon < 0 ? userinfo : userinfo.slice(0, colon)
+    const password = colon < 0 ? undefined : userinfo.slice(colon + 1)
+    out += looksSecret(user) ? REDACTED : user
+    if (password !== undefined) out += `:${password === "" || isReference(decoded(password)) ? password : REDACTED}`
+    out += "@"
+  }
+  out += host
+  out += path!.split("/").map((segment) => (looksSecret(segment) ? REDACTED : segment)).join("/")
+  if (query !== undefined) {
+    out += "?" + query.slice(1).split("&").map((pair) => {
+      const eq = pair.indexOf("=")
+      if (eq < 0) return looksSecret(pair) ? REDACTED : pair
+      const key = pair.slice(0, eq)
+      const value = pair.slice(eq + 1)
+      return value === "" || isReference(decoded(value)) || !(SECRET_PARAM.test(decoded(key)) || looksSecret(value)) ? pair : `${key}=${REDACTED}`
+    }).join("&")
+  }
+  return out + (hash ?? "")
 }
 
 /** Secret-looking option names in a command line (`--api-key`, `--token`, `--password`, …). */

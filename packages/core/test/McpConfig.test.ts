@@ -58,10 +58,10 @@ describe("layerStatic, defaults", () => {
       expect(cfg.servers[0]!.unresolved?.path).toBe("mcpServers.s.command")
     }))
 
-  it.effect("a disabled server's unset variable is a warning", () =>
+  it.effect("a disabled server's unset variable is no warning (no command uses it): it is marked for get", () =>
     Effect.gen(function*() {
       const cfg = yield* McpConfig
-      expect(cfg.warnings).toHaveLength(1)
-      expect(cfg.warnings[0]).toContain("(ignored: the server is disabled)")
+      expect(cfg.warnings).toEqual([])
+      expect(cfg.servers[0]!.unresolved?.message).toContain("(ignored: the server is disabled)")
     }).pipe(Effect.provide(McpConfig.layerStatic({ servers: { off: { command: "${NOPE}", disabled: true } } }))))
 })

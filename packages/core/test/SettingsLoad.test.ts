@@ -244,13 +244,14 @@ describe("load", () => {
       })
     ))
 
-  it.effect("a disabled server with an unset variable only warns", () =>
+  it.effect("a disabled server with an unset variable warns nowhere, and is marked for get", () =>
     withDirs(({ home, project }) =>
       Effect.gen(function*() {
         yield* put(Path.join(project, ".mcp.json"), { mcpServers: { off: { command: "${NOPE}", disabled: true } } })
         const cfg = yield* SettingsLoad.load({ cwd: project, home, trustProject: true, env: {} })
         expect(cfg.servers[0]!.config.disabled).toBe(true)
-        expect(cfg.warnings.join("\n")).toContain("${NOPE}")
+        expect(cfg.warnings.join("\n")).not.toContain("${NOPE}")
+        expect(cfg.servers[0]!.unresolved?.message).toContain("${NOPE}")
       })
     ))
 
@@ -473,17 +474,18 @@ describe("resolveServers", () => {
     expect(warnings).toEqual([])
   })
 
-  it("a disabled entry with an unset variable is kept as written, with a warning", () => {
+  it("a disabled entry with an unset variable is kept as written, marked, with no warning", () => {
     const { servers, warnings } = right(SettingsLoad.resolveServers(
       [{ name: "off", originalName: "off", scope: "user", source: "/u.json", config: { command: "${NOPE}", disabled: true } }],
       {},
       "/project"
     ))
     expect(servers[0]!.config).toStrictEqual({ command: "${NOPE}", disabled: true })
-    expect(warnings).toEqual([
+    expect(warnings).toEqual([])
+    expect(servers[0]!.unresolved?.message).toBe(
       `/u.json: server "off": mcpServers.off.command uses \${NOPE}, not set in the environment. ` +
       "Set the variable, or give a default with ${VAR:-default}. (ignored: the server is disabled)"
-    ])
+    )
   })
 })
 

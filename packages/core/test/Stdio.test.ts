@@ -10,6 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { StdioServerConfig } from "../src/config/ServerConfig.js"
 import { openStdio, StdioChildTransport } from "../src/transport/Stdio.js"
+import { slow } from "./support/slow.js"
 
 const resolved = (name: string, config: StdioServerConfig) => Fixtures.server(name, config)
 
@@ -110,7 +111,7 @@ describe("openStdio", () => {
       const elapsed = Date.now() - started
       console.log(`crash mid-call: pending request rejected after ${elapsed} ms`)
       expect(outcome).not.toBe("resolved")
-      expect(elapsed).toBeLessThan(3000)
+      expect(elapsed).toBeLessThan(slow(3000))
       expect(closes).toBe(1)
       expect(errors.some((m) => m.includes("exit code 1") && m.includes("crashing on purpose"))).toBe(true)
       // Sending after the crash rejects with an EPIPE-like error instead of crashing the host.
@@ -214,7 +215,7 @@ describe("openStdio", () => {
 
       const survivors = Object.entries(all).filter(([, pid]) => isAlive(pid))
       expect(survivors).toEqual([])
-      expect(elapsed).toBeLessThan(3000)
+      expect(elapsed).toBeLessThan(slow(3000))
     }))
 
   it.effect("the stubborn server started directly: server and grandchild are gone after the scope closes", () =>
@@ -232,7 +233,7 @@ describe("openStdio", () => {
       console.log(`stubborn server (node → node) shut down in ${elapsed} ms`)
       expect(isAlive(pids.server)).toBe(false)
       expect(isAlive(pids.grandchild)).toBe(false)
-      expect(elapsed).toBeLessThan(3000)
+      expect(elapsed).toBeLessThan(slow(3000))
     }))
 
   it.effect("a leader that exits on SIGINT does not leave a signal-ignoring grandchild behind", () =>
@@ -260,6 +261,6 @@ describe("openStdio", () => {
       console.log(`leader gone on SIGINT, stubborn grandchild killed with the group in ${elapsed} ms`)
       expect(isAlive(leaderPid)).toBe(false)
       expect(isAlive(grandchildPid)).toBe(false)
-      expect(elapsed).toBeLessThan(3000)
+      expect(elapsed).toBeLessThan(slow(3000))
     }))
 })

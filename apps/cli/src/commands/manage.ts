@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Flags from "../Flags.js"
 import { projectDirOf, report, runOnHost } from "../Host.js"
-import { json, out } from "../Render.js"
+import { err, json, out } from "../Render.js"
 
 const scope = Options.choice("scope", ["local", "project", "user"]).pipe(
   Options.optional,
@@ -126,9 +126,17 @@ export const add = Command.make(
       const file = scopeFile(scope, config.projectDir, config.home)
       // The user's own edit: a trusted project stays trusted with the new content.
       yield* keepingTrust(config.home, config.projectDir, writeServerEntry(file, flags.name, entry))
-      out(`Added server "${flags.name}" to ${file}`)
+      // Which scope, in words: the default (local) is this project only, which surprises a newcomer.
+      out(`Added server "${flags.name}" to the ${scope} scope (${scopeMeaning[scope]}): ${file}`)
     }))
 ).pipe(Command.withDescription("Write a server into a settings scope: add NAME -- COMMAND ARGS…  or  add NAME URL"))
+
+/** What each scope `add` can write means, for its message. */
+const scopeMeaning = {
+  user: "every project",
+  project: "this project, shared with its repository",
+  local: "this project, only for you"
+} as const
 
 /** Where a server may be defined: the scope files, lowest precedence first. */
 const scopeFiles = (paths: Effect.Effect.Success<ReturnType<typeof scopePaths>>) =>
@@ -161,10 +169,13 @@ export const get = Command.make("get", { ...Flags.global, name: serverName }, (f
       scope: server.scope,
       source: server.source,
       transport: server.transport,
-      config: redactServerConfig(server)
+      config: redactServerConfig(server),
+      // An unset ${VAR}: other commands say it only when they use the server (never for a disabled one).
+      ...(server.unresolved ? { unresolved: server.unresolved.message } : {})
     }
     if (flags.json) return json(shown)
     out(`${shown.name}  (${shown.scope}: ${shown.source})`)
     out(`  transport: ${shown.transport}`)
     for (const [k, v] of Object.entries(shown.config)) out(`  ${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    if (shown.unresolved) err(`mcpctl: warning: ${shown.unresolved}`)
   }))).pipe(Command.withDescription("Show one server's merged entry and where it comes from (secrets hidden)"))

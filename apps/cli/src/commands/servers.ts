@@ -1,4 +1,4 @@
-/** `mcpctl servers`: connect every enabled server and report each. */
+/** `mcpctl servers [SERVER…]`: connect every enabled server (or the ones named) and report each. */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { ConnectionPool, type ServerState } from "@mcpctl/core/ConnectionPool"
@@ -7,7 +7,7 @@ import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
 import * as Flags from "../Flags.js"
 import { runOnHost, setExitCode, unavailableWhenAllFailed } from "../Host.js"
-import { makeProgress, neededServers } from "../Progress.js"
+import { checkServerNames, makeProgress, neededServers } from "../Progress.js"
 import { err, json, out, table } from "../Render.js"
 
 /** One row of `servers --json`. */
@@ -26,23 +26,26 @@ interface ServerReport {
   readonly protocolVersion: string | null
   /** `modern` (2026-07-28 and later) or `legacy` (the 2025-era `initialize`). */
   readonly era: "modern" | "legacy" | null
+  /** The era is legacy only because the probe went unanswered in its wait (not remembered). */
+  readonly eraByTimeout: boolean
   readonly error: string | null
 }
 
 const count = <A>(effect: Effect.Effect<ReadonlyArray<A>, unknown, any>) =>
   effect.pipe(Effect.map((xs) => xs.length), Effect.orElseSucceed(() => null))
 
-/** Connects all servers and gathers each one's report (counts only for connected servers). */
-export const gather = Effect.gen(function*() {
+/** Connects all servers (or those `named`) and gathers each one's report (counts only for connected servers). */
+export const gather = (named: ReadonlyArray<string> = []) => Effect.gen(function*() {
   const pool = yield* ConnectionPool
   const registry = yield* ToolRegistry
-  const names = neededServers([], pool.servers)
+  yield* checkServerNames(named)
+  const names = neededServers(named, pool.servers)
   const progress = makeProgress(names.length)
   const states = yield* pool.connectAll({ names, onSettled: progress.onSettled })
   yield* progress.done
   // Disabled servers are listed too (never started), unless the run is about its --url/--stdio server.
   const adhocRun = pool.servers.some((s) => s.scope === "adhoc")
-  const disabled = adhocRun
+  const disabled = adhocRun || named.length > 0
     ? []
     : pool.servers.filter((s) => s.config.disabled).map((s) => ({ status: "disabled" as const, server: s }))
   const all: ReadonlyArray<ServerState> = [...states, ...disabled]
@@ -61,6 +64,7 @@ export const gather = Effect.gen(function*() {
           connectMs: "connectMs" in state ? state.connectMs ?? null : null,
           protocolVersion: null,
           era: null,
+          eraByTimeout: false,
           error: "error" in state ? state.error.message : null
         }
       }
@@ -80,6 +84,7 @@ export const gather = Effect.gen(function*() {
         connectMs: c.connectMs,
         protocolVersion: c.protocolVersion ?? null,
         era: c.era,
+        eraByTimeout: c.eraByTimeout === true,
         error: null
       }
     }), { concurrency: "unbounded" })
@@ -95,9 +100,9 @@ const check = Options.boolean("check").pipe(
 export const unhealthy = (reports: ReadonlyArray<Pick<ServerReport, "name" | "status">>) =>
   reports.filter((r) => r.status !== "connected" && r.status !== "disabled")
 
-export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc, check }, (flags) =>
+export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc, check, servers: Flags.servers }, (flags) =>
   runOnHost("servers", flags, Effect.gen(function*() {
-    const reports = yield* gather
+    const reports = yield* gather(flags.servers)
     const down = unhealthy(reports)
     if (flags.check && down.length > 0) {
       yield* setExitCode(4)
@@ -119,7 +124,7 @@ export const servers = Command.make("servers", { ...Flags.global, ...Flags.adhoc
         r.name,
         r.status,
         r.transport,
-        r.protocolVersion ?? "-",
+        r.protocolVersion === null ? "-" : r.eraByTimeout ? `${r.protocolVersion} (probe timed out)` : r.protocolVersion,
         dash(r.tools),
         dash(r.resources),
         dash(r.prompts),

@@ -84,9 +84,11 @@ export const tools = Command.make(
       }))
       // A collision is a server that answered: its other tools are listed, so it did not fail.
       const failed = errors.filter((e) => e.status !== "collision").map((e) => e.server)
+      // Servers answered from the cache count as needed and served: exit 4 only when nothing was.
+      const needed = [...fromCache.hits.map((h) => h.server), ...wanted]
       if (flags.json) {
         json({ tools: rows, errors })
-        return yield* unavailableWhenAllFailed(wanted, failed)
+        return yield* unavailableWhenAllFailed(needed, failed)
       }
       if (rows.length > 0) {
         out(table(
@@ -112,7 +114,7 @@ export const tools = Command.make(
           "`mcpctl trust SERVER [TOOL]`; `mcpctl call NAME` shows what changed.")
       }
       for (const e of errors) err(`${e.server} (${e.status}): ${e.message}`)
-      yield* unavailableWhenAllFailed(wanted, failed)
+      yield* unavailableWhenAllFailed(needed, failed)
     }))
 ).pipe(Command.withDescription("List the tools of every server (or of the servers named), or search them with --search"))
 

@@ -182,6 +182,11 @@ export interface Limits {
   readonly remoteConcurrency: number
   /** `MCPCTL_MAX_RESPONSE_BYTES`: the largest message a server may send, on every transport. */
   readonly maxResponseBytes: number
+  /**
+   * `MCPCTL_STARTUP_GRACE`: ms after its spawn a silent stdio server counts as ready to read (the
+   * era probe's wait starts then, or at its first output); undefined: the default (10 s).
+   */
+  readonly startupGraceMs?: number | undefined
 }
 
 export const defaultLimits: Limits = {

@@ -362,7 +362,8 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
  * the project directory, where a stdio server runs by default, whatever file wrote it. A server
  * with an unset variable is kept, marked `unresolved` with the message naming file, field and
  * variable: it fails alone when it is used (the pool never starts it), so one missing token does
- * not stop every other server, `get` or `remove`. A disabled one only warns.
+ * not stop every other server, `get` or `remove`. A disabled one is marked too (its message says
+ * so) and warns nowhere: only `get` and `config explain` mention it, since no command uses it.
  */
 export function resolveServers(
   servers: ReadonlyArray<MergedServer>,
@@ -373,9 +374,11 @@ export function resolveServers(
   const warnings: Array<string> = []
   for (const s of servers) {
     const expanded = expandServer(s.originalName, s.config, env, s.source)
-    if (Either.isLeft(expanded) && s.config.disabled) warnings.push(`${expanded.left.message} (ignored: the server is disabled)`)
-    const unresolved = Either.isLeft(expanded) && !s.config.disabled
-      ? { message: expanded.left.message, path: expanded.left.path ?? `mcpServers.${s.originalName}` }
+    const unresolved = Either.isLeft(expanded)
+      ? {
+        message: s.config.disabled ? `${expanded.left.message} (ignored: the server is disabled)` : expanded.left.message,
+        path: expanded.left.path ?? `mcpServers.${s.originalName}`
+      }
       : undefined
     let config = Either.getOrElse(expanded, () => s.config)
     if ("command" in config && config.cwd !== undefined) config = { ...config, cwd: Path.resolve(projectDir, config.cwd) }
@@ -390,7 +393,8 @@ const limitVars = [
   ["MAX_MCP_OUTPUT_TOKENS", "maxOutputTokens"],
   ["MCP_SERVER_CONNECTION_BATCH_SIZE", "localConcurrency"],
   ["MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", "remoteConcurrency"],
-  ["MCPCTL_MAX_RESPONSE_BYTES", "maxResponseBytes"]
+  ["MCPCTL_MAX_RESPONSE_BYTES", "maxResponseBytes"],
+  ["MCPCTL_STARTUP_GRACE", "startupGraceMs"]
 ] as const
 
 /** Reads the limits from the environment; a typo like `MCP_TIMEOUT=30s` fails loudly instead of meaning "no timeout". */

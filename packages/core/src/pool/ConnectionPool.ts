@@ -51,6 +51,8 @@ export interface Connection {
   readonly era: Era
   /** The protocol version negotiated (`server/discover` or `initialize`). */
   readonly protocolVersion: string | undefined
+  /** Legacy only because the era probe went unanswered within its wait (not remembered). */
+  readonly eraByTimeout?: boolean | undefined
 }
 
 /** Options of one request through the pool (what interruption does: see `run`). */
@@ -234,7 +236,8 @@ export function make(options: PoolOptions) {
       open,
       protocolOf: (server: ResolvedServer): Protocol => options.protocol ?? server.config.protocol ?? "auto",
       home: config.home,
-      probeTimeoutMs: probeTimeout(options.probeTimeoutMs, config.limits.connectTimeoutMs)
+      probeTimeoutMs: probeTimeout(options.probeTimeoutMs, config.limits.connectTimeoutMs),
+      startupGraceMs: config.limits.startupGraceMs
     }
 
     const debug = (name: string, message: string) => Effect.annotateLogs(Effect.logDebug(message), { server: name })
@@ -310,6 +313,7 @@ export function make(options: PoolOptions) {
           pid: opened.pid,
           era: opened.era,
           protocolVersion: opened.protocolVersion,
+          ...(opened.eraByTimeout ? { eraByTimeout: true } : {}),
           failures: 0
         }
         // Any message from the server proves the transport works: the error count restarts.
