@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, platform, release, totalmem } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { pinSteps } from "./pins.mjs"
 
 const bench = dirname(fileURLToPath(import.meta.url))
 const root = dirname(bench)
@@ -34,7 +35,8 @@ const plan = quick
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 1, servers: 5 },
     killReap: { runs: 1, servers: 3 },
-    daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 }
+    daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 },
+    pins: { runs: 3, warmup: 1, histories: [1, 1_000, 10_000] }
   }
   : {
     startup: { runs: 6, warmup: 1 },
@@ -48,7 +50,8 @@ const plan = quick
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 2, servers: 50 },
     killReap: { runs: 3, servers: 10 },
-    daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 }
+    daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 },
+    pins: { runs: 6, warmup: 1, histories: [1, 1_000, 10_000] }
   }
 
 /**
@@ -726,6 +729,9 @@ Object.assign(steps, {
     })
   }
 })
+
+// Pin history (bench/pins.mjs): cold and warm calls with a long pin history against a clean home.
+Object.assign(steps, pinSteps({ plan, run, alternate, figure, summary, node, cli, build, leanServer }))
 
 /** The children of a process (Linux /proc), for the daemon's host process: its servers and watchdog. */
 const childrenOfPid = (pid) => {
