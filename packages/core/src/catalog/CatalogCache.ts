@@ -3,7 +3,7 @@
  * file per server under `$MCPCTL_HOME/cache/catalog/`, so `tools --cached` on many servers can
  * answer without starting them, saying how old each answer is.
  *
- * Keyed by the server's identity (Pins.serverIdentity: its URL, or its resolved command line)
+ * Keyed by the server's identity (internal/ServerIdentity.ts: its URL, or what is started)
  * together with its name and its whole resolved entry (environment, headers, tool filters: hashed,
  * never stored), so another server, or the same one with other settings, never reads this one's
  * list. Safe because it is only ever shown: a call always asks the server, with pins checked; the
@@ -17,7 +17,7 @@ import { readFile, unlink } from "node:fs/promises"
 import * as Path from "node:path"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { privateDir, writeFileAtomic } from "../internal/files.js"
-import { serverIdentity } from "./Pins.js"
+import { serverIdentity } from "../internal/ServerIdentity.js"
 import type { McpTool } from "./ToolRegistry.js"
 
 /** One server's cached list. */
@@ -29,7 +29,7 @@ export interface CachedCatalog {
 
 /** The cache key of a server (pure but for the `PATH` lookup of its command). */
 export const cacheKey = (server: ResolvedServer, projectDir: string, pathVar: string | undefined): string =>
-  createHash("sha256").update(JSON.stringify([serverIdentity(server, projectDir, pathVar), server.name, server.config])).digest("hex")
+  createHash("sha256").update(JSON.stringify([serverIdentity(server, { projectDir, pathVar }), server.name, server.config])).digest("hex")
 
 const dirOf = (home: string) => Path.join(home, "cache", "catalog")
 const fileOf = (home: string, key: string) => Path.join(dirOf(home), `${key}.json`)

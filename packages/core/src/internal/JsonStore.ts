@@ -76,8 +76,8 @@ export interface JsonStore<A> {
   readonly get: Effect.Effect<Option.Option<A>>
   /** The value and the stamp of the file it came from. */
   readonly getStamped: Effect.Effect<{ readonly value: Option.Option<A>; readonly stamp: Option.Option<Stamp> }>
-  /** {@link get}, synchronously (for a caller on a synchronous path; the file is small). */
-  readonly getSync: () => Option.Option<A>
+  /** {@link getStamped}, synchronously (for a caller on a synchronous path; the file is small). */
+  readonly readSync: () => { readonly value: Option.Option<A>; readonly stamp: Option.Option<Stamp> }
   /** The file's stamp (`lstat`), `None` when there is no regular file: tells whether to read again. */
   readonly stamp: Effect.Effect<Option.Option<Stamp>>
   /**
@@ -163,8 +163,7 @@ export const make = <A, I>(file: string, schema: Schema.Schema<A, I>, options: S
       : { value: decode(read.text), stamp: Option.some(read.stamp) }
   }
   const getStamped = Effect.sync(readNow)
-  const getSync = () => readNow().value
-  const get = Effect.sync(getSync)
+  const get = Effect.sync(() => readNow().value)
   const stamp = Effect.promise(() =>
     fs.lstat(file).then((s) => (s.isFile() ? Option.some(statOf(s)) : Option.none()), () => Option.none<Stamp>())
   )
@@ -203,7 +202,7 @@ export const make = <A, I>(file: string, schema: Schema.Schema<A, I>, options: S
       return [next, Option.some(next)] as const
     })
 
-  return { file, get, getStamped, getSync, stamp, modify, update }
+  return { file, get, getStamped, readSync: readNow, stamp, modify, update }
 }
 
 /**
