@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, platform, release, totalmem } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { pinSteps } from "./pins.mjs"
 
 const bench = dirname(fileURLToPath(import.meta.url))
 const root = dirname(bench)
@@ -36,7 +37,8 @@ const plan = quick
     killReap: { runs: 1, servers: 3 },
     daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 },
     daemonConcurrency: { clients: 20, calls: 10, soloCalls: 10, toolMs: 500 },
-    flood: { runs: 1, n: 100_000 }
+    flood: { runs: 1, n: 100_000 },
+    pins: { runs: 3, warmup: 1, histories: [1, 1_000, 10_000] }
   }
   : {
     startup: { runs: 6, warmup: 1 },
@@ -52,7 +54,8 @@ const plan = quick
     killReap: { runs: 3, servers: 10 },
     daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 },
     daemonConcurrency: { clients: 20, calls: 50, soloCalls: 20, toolMs: 500 },
-    flood: { runs: 3, n: 1_000_000 }
+    flood: { runs: 3, n: 1_000_000 },
+    pins: { runs: 6, warmup: 1, histories: [1, 1_000, 10_000] }
   }
 
 /**
@@ -815,6 +818,9 @@ Object.assign(steps, {
     })
   }
 })
+
+// Pin history (bench/pins.mjs): cold and warm calls with a long pin history against a clean home.
+Object.assign(steps, pinSteps({ plan, run, alternate, figure, summary, node, cli, build, leanServer }))
 
 /** The children of a process (Linux /proc), for the daemon's host process: its servers and watchdog. */
 const childrenOfPid = (pid) => {

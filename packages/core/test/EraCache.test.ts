@@ -5,10 +5,10 @@ import {
   LEGACY_VERDICT_TTL_MS,
   parseVerdicts,
   readVerdict,
-  resolveCommand,
   usableVerdict,
   writeVerdict
 } from "@mcpctl/core/EraCache"
+import { resolveCommand } from "../src/internal/ServerIdentity.js"
 import { server } from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
@@ -33,8 +33,11 @@ describe("eraKey", () => {
     expect(eraKey(server("other", { command: "node", args: ["a.js"], cwd: "/tmp" }), env)).toBe(base)
   })
 
-  it("keys a remote server by origin and path, not query", () => {
-    expect(eraKey(server("r", { url: "https://mcp.example.com/mcp?token=x" }))).toBe("url:https://mcp.example.com/mcp")
+  it("keys a remote server by its address, the query only as a hash", () => {
+    expect(eraKey(server("r", { url: "https://mcp.example.com/mcp/" }))).toBe("url:https://mcp.example.com/mcp")
+    const withQuery = eraKey(server("r", { url: "https://mcp.example.com/mcp?token=x" }))
+    expect(withQuery).toMatch(/^url:https:\/\/mcp\.example\.com\/mcp\?sha256:[0-9a-f]{16}$/)
+    expect(withQuery).not.toContain("token")
   })
 
   it("resolves a bare command on the child's PATH", () => {

@@ -81,7 +81,7 @@ describe("an untrusted project", () => {
         yield* cloned(project, home)
         const cfg = yield* SettingsLoad.load({ cwd: project, home, env: {}, askTrust: () => Promise.resolve(false) })
         expect(cfg.servers.map((s) => s.name)).toEqual(["mine"])
-        expect(yield* Effect.promise(() => readTrust(home))).toEqual({})
+        expect(yield* readTrust(home)).toEqual({})
       })))
 
   it.effect("MCPCTL_TRUST_PROJECT=1 trusts it for one run, without remembering", () =>
@@ -90,7 +90,7 @@ describe("an untrusted project", () => {
         yield* cloned(project, home)
         const cfg = yield* SettingsLoad.load({ cwd: project, home, env: { MCPCTL_TRUST_PROJECT: "1" } })
         expect(cfg.servers).toHaveLength(2)
-        expect(yield* Effect.promise(() => readTrust(home))).toEqual({})
+        expect(yield* readTrust(home)).toEqual({})
       })))
 
   it.effect("an edit mcpctl makes for the user (an always answer) keeps a trusted project trusted", () =>
@@ -103,7 +103,7 @@ describe("an untrusted project", () => {
         const cfg = yield* SettingsLoad.load({ cwd: project, home, env: {} })
         expect(cfg.permissions.allow).toEqual(["mcp__*", "mcp__mine__x"])
         const files = yield* Effect.promise(() => readProjectFiles(project, home))
-        expect((yield* Effect.promise(() => readTrust(home)))[project]!.hash).toBe(projectHash(files))
+        expect((yield* readTrust(home))[project]!.hash).toBe(projectHash(files))
       })))
 })
 

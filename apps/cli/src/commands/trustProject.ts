@@ -29,10 +29,9 @@ export const trustProject = (options: {
     const dir = Path.resolve(options.dir ?? options.cwd ?? process.cwd())
     const home = resolveHome(process.env)
     if (options.revoke) {
-      const was = yield* Effect.tryPromise({
-        try: () => forgetTrust(home, dir),
-        catch: (e) => new ConfigError({ message: `could not revoke the trust of ${dir} under ${home}: ${String(e)}`, cause: e })
-      })
+      const was = yield* forgetTrust(home, dir).pipe(
+        Effect.mapError((e) => new ConfigError({ message: `could not revoke the trust of ${dir} under ${home}: ${e.message}`, cause: e }))
+      )
       if (options.json) return json({ project: dir, trusted: false, revoked: was })
       return out(was ? `${dir} is no longer trusted.` : `${dir} was not trusted.`)
     }
@@ -52,10 +51,9 @@ export const trustProject = (options: {
       parsed.push({ name: f.name, settings: settings.right })
     }
     const request: ProjectTrustRequest = { dir, hash: projectHash(files), files: parsed }
-    yield* Effect.tryPromise({
-      try: () => recordTrust(home, dir, request.hash),
-      catch: (e) => new ConfigError({ message: `could not write the trust of ${dir} under ${home}: ${String(e)}`, cause: e })
-    })
+    yield* recordTrust(home, dir, request.hash).pipe(
+      Effect.mapError((e) => new ConfigError({ message: `could not write the trust of ${dir} under ${home}: ${e.message}`, cause: e }))
+    )
     if (options.json) return json({ project: dir, trusted: true, hash: request.hash, files: files.map((f) => f.name) })
     err(`Trusting ${dir}; its servers start and its rules apply until these files change:\n${describeProject(request)}`)
     out(`Trusted ${dir}.`)

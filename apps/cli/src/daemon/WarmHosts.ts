@@ -9,7 +9,7 @@
  *   them as `${VAR}`). Files are read again for every command: an edit is seen on the next one;
  * - a new host for the same flags and directory replaces the old one (closed, servers shut down);
  * - per command, as in a run of its own: the settings warnings are logged, a failed connect is
- *   remembered only until the command ends, pins are read again from `pins.json`;
+ *   remembered only until the command ends, pins are read again where their files changed;
  * - a command that could ask a person (a terminal on stdin and stderr, `--auth`) is not run here:
  *   it dies with {@link NeedsTerminal} before anything happens and the client runs it itself.
  */

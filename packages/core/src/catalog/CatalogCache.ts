@@ -3,21 +3,24 @@
  * file per server under `$MCPCTL_HOME/cache/catalog/`, so `tools --cached` on many servers can
  * answer without starting them, saying how old each answer is.
  *
- * Keyed by the server's identity (Pins.serverIdentity: its URL, or its resolved command line)
+ * Keyed by the server's identity (internal/ServerIdentity.ts: its URL, or what is started)
  * together with its name and its whole resolved entry (environment, headers, tool filters: hashed,
  * never stored), so another server, or the same one with other settings, never reads this one's
  * list. Safe because it is only ever shown: a call always asks the server, with pins checked; the
  * pin mark of a cached tool is computed again against the pins of now. Written after each listing
  * that succeeded; a warm host removes a server's file when the server says its list changed.
- * Problems with the files are never errors: no cache is a miss.
+ * Problems with the files are never errors: no cache is a miss. Each file is a `JsonStore`.
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
-import { readFile, unlink } from "node:fs/promises"
+import { unlink } from "node:fs/promises"
 import * as Path from "node:path"
 import type { ResolvedServer } from "../config/ServerConfig.js"
-import { privateDir, writeFileAtomic } from "../internal/files.js"
-import { serverIdentity } from "./Pins.js"
+import { privateDir } from "../internal/files.js"
+import * as JsonStore from "../internal/JsonStore.js"
+import { serverIdentity } from "../internal/ServerIdentity.js"
 import type { McpTool } from "./ToolRegistry.js"
 
 /** One server's cached list. */
@@ -29,10 +32,19 @@ export interface CachedCatalog {
 
 /** The cache key of a server (pure but for the `PATH` lookup of its command). */
 export const cacheKey = (server: ResolvedServer, projectDir: string, pathVar: string | undefined): string =>
-  createHash("sha256").update(JSON.stringify([serverIdentity(server, projectDir, pathVar), server.name, server.config])).digest("hex")
+  createHash("sha256").update(JSON.stringify([serverIdentity(server, { projectDir, pathVar }), server.name, server.config])).digest("hex")
 
 const dirOf = (home: string) => Path.join(home, "cache", "catalog")
 const fileOf = (home: string, key: string) => Path.join(dirOf(home), `${key}.json`)
+
+const Entry = Schema.Struct({
+  key: Schema.String,
+  server: Schema.optional(Schema.String),
+  savedAt: Schema.Number,
+  tools: Schema.Array(Schema.Unknown)
+})
+
+const storeOf = (home: string, key: string) => JsonStore.make(fileOf(home, key), Entry, { pretty: false })
 
 /** Where a server's list is kept. */
 export interface CacheSpot {
@@ -43,28 +55,24 @@ export interface CacheSpot {
 
 /** A server's cached list, or undefined (none, unreadable, another server's). */
 export const read = (spot: CacheSpot, server: ResolvedServer): Effect.Effect<CachedCatalog | undefined> =>
-  Effect.promise(async () => {
+  Effect.suspend(() => {
     const key = cacheKey(server, spot.projectDir, spot.pathVar)
-    try {
-      const doc = JSON.parse(await readFile(fileOf(spot.home, key), "utf8")) as { key?: string; savedAt?: unknown; tools?: unknown }
-      if (doc.key !== key || typeof doc.savedAt !== "number" || !Array.isArray(doc.tools)) return undefined
-      return { savedAt: doc.savedAt, tools: doc.tools as ReadonlyArray<McpTool> }
-    } catch {
-      return undefined
-    }
+    return Effect.map(storeOf(spot.home, key).get, (doc) =>
+      Option.isSome(doc) && doc.value.key === key
+        ? { savedAt: doc.value.savedAt, tools: doc.value.tools as ReadonlyArray<McpTool> }
+        : undefined)
   })
 
 /** Keeps a server's list (written atomically, 0600 in a 0700 directory); failures are ignored. */
 export const write = (spot: CacheSpot, server: ResolvedServer, tools: ReadonlyArray<McpTool>, now = Date.now()): Effect.Effect<void> =>
-  Effect.promise(async () => {
+  Effect.suspend(() => {
     const key = cacheKey(server, spot.projectDir, spot.pathVar)
-    try {
-      await privateDir(spot.home, "cache", "catalog")
-      const kept = tools.map(({ pin: _pin, ...tool }) => tool)
-      await writeFileAtomic(fileOf(spot.home, key), JSON.stringify({ key, server: server.name, savedAt: now, tools: kept }) + "\n")
-    } catch {
+    const kept = tools.map(({ pin: _pin, ...tool }) => tool)
+    return Effect.promise(() => privateDir(spot.home, "cache", "catalog").then(() => true, () => false)).pipe(
+      Effect.flatMap((ok) => (ok ? storeOf(spot.home, key).update(() => ({ key, server: server.name, savedAt: now, tools: kept })) : Effect.void)),
       // a cache that cannot be written is no cache
-    }
+      Effect.ignore
+    )
   })
 
 /** Forgets a server's list (its `tools/list_changed`). */

@@ -1,43 +1,42 @@
 /**
  * Pinned tool definitions, against "rug pulls": a server that changes a tool's description or
  * schema after the user approved it. The first time mcpctl sees a tool it records a hash of its
- * definition (name, title, description, input and output schema, annotations) in
- * `$MCPCTL_HOME/pins.json`, keyed by the server's identity (its URL, or its resolved command line),
- * so renaming a server keeps its pins and pointing a name at another server does not inherit them.
+ * definition (name, title, description, input and output schema, annotations) in the pin file of
+ * the server's identity (`internal/ServerIdentity.ts`: its URL, or what is started: command,
+ * arguments, working directory, the settings' env), `$MCPCTL_HOME/pins/<sha256>.json`
+ * (`internal/PinFiles.ts`), so renaming a server keeps its pins, pointing a name at another server
+ * does not inherit them, and a run reads only the servers it lists.
  * A later definition that differs is `changed`: listed with that mark, hidden by `serve`, refused
  * by `call` (exit 3) with what changed, until `mcpctl trust SERVER [TOOL]` accepts it. Tools that
  * appear on a server pinned before are `new` until trusted, and run by the ordinary rules.
  *
- * The pure parts (hash, identity, store updates, the diff) are plain functions; the `Pins`
- * service keeps the store in memory, so checking a call is a map lookup, and writes it with the
- * one atomic writer and lock of `internal/files.ts`.
+ * The pure parts (hash, store updates, the diff) are plain functions; the `Pins` service keeps
+ * the pins of the servers it has seen in memory, so checking a call is a map lookup, reads a
+ * server's file again only when its stamp changed, and writes it through `JsonStore`.
  */
 import type { Tool } from "@modelcontextprotocol/client"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
-import { accessSync, constants, existsSync, watch as watchDir } from "node:fs"
-import { mkdir } from "node:fs/promises"
-import * as Path from "node:path"
+import { watch as watchDir } from "node:fs"
 import { McpConfig } from "../config/McpConfig.js"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { ConfigError } from "../Errors.js"
-import { readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
+import { privateDir } from "../internal/files.js"
+import { sameStamp, type Stamp } from "../internal/JsonStore.js"
+import * as PinFiles from "../internal/PinFiles.js"
+import { serverIdentity } from "../internal/ServerIdentity.js"
 
 // ---------------------------------------------------------------------------------------------
 // Definitions and hashes
 
 /** The parts of a tool definition that pinning covers (the name is the key it is stored under). */
-export interface PinnedDefinition {
-  readonly title?: string | undefined
-  readonly description?: string | undefined
-  readonly inputSchema?: unknown
-  readonly outputSchema?: unknown
-  readonly annotations?: unknown
-}
+export type PinnedDefinition = PinFiles.PinnedDefinition
 
 /** The pinned parts of a server's tool definition, as it sent them (descriptions uncut). */
 export const definitionOf = (tool: Tool): PinnedDefinition => ({
@@ -60,110 +59,20 @@ export const definitionHash = (tool: Tool): string =>
   createHash("sha256").update(canonicalJson({ name: tool.name, ...definitionOf(tool) })).digest("hex")
 
 // ---------------------------------------------------------------------------------------------
-// Server identity
-
-const isExecutable = (file: string): boolean => {
-  try {
-    accessSync(file, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** A command as the shell would find it: a path made absolute, a bare name looked up on `PATH`. */
-export const resolveCommand = (command: string, cwd: string, pathVar: string | undefined): string => {
-  if (command.includes("/") || command.includes("\\")) return Path.resolve(cwd, command)
-  for (const dir of (pathVar ?? "").split(Path.delimiter)) {
-    if (dir && isExecutable(Path.join(dir, command))) return Path.join(dir, command)
-  }
-  return command
-}
-
-/**
- * Who a server is, whatever it is called in the settings: a remote server's URL (user info and
- * fragment dropped, the query only as a hash, since tokens travel there), a local one's resolved
- * command line (the executable found on `PATH`, arguments that name existing files made absolute).
- */
-export const serverIdentity = (server: ResolvedServer, projectDir: string, pathVar: string | undefined): string => {
-  const config = server.config
-  if ("url" in config) {
-    try {
-      const u = new URL(config.url)
-      const query = u.search ? `?sha256:${createHash("sha256").update(u.search).digest("hex").slice(0, 16)}` : ""
-      return `${u.protocol}//${u.host}${u.pathname}${query}`
-    } catch {
-      return config.url
-    }
-  }
-  const cwd = config.cwd ?? projectDir
-  const args = (config.args ?? []).map((a) =>
-    !a.startsWith("-") && /[/\\]/.test(a) && existsSync(Path.resolve(cwd, a)) ? Path.resolve(cwd, a) : a
-  )
-  return JSON.stringify([resolveCommand(config.command, cwd, config.env?.PATH ?? pathVar), ...args])
-}
-
-// ---------------------------------------------------------------------------------------------
-// The store (pure updates)
+// One server's pins (pure updates)
 
 /** One pinned tool. */
-export interface PinEntry {
-  readonly hash: string
-  readonly definition: PinnedDefinition
-  /** When it was pinned (ms since epoch). */
-  readonly at: number
-  /** It appeared after its server was first pinned and nobody trusted it yet. */
-  readonly new?: true | undefined
-}
+export type PinEntry = PinFiles.PinEntry
 
 /** One server's pins. */
-export interface ServerPins {
-  /** The name it had when it was last pinned, for people reading the file. */
-  readonly server: string
-  readonly tools: Readonly<Record<string, PinEntry>>
-}
-
-/** `$MCPCTL_HOME/pins.json`. */
-export interface PinStore {
-  readonly version: 1
-  readonly servers: Readonly<Record<string, ServerPins>>
-}
-
-export const emptyStore: PinStore = { version: 1, servers: {} }
-
-/** The pins file of a `$MCPCTL_HOME`. */
-export const pinsFile = (home: string): string => Path.join(home, "pins.json")
-
-/** Keeps only well-formed entries, so a hand-edited or truncated file degrades to fewer pins. */
-export const parseStore = (raw: unknown): PinStore => {
-  const servers: Record<string, ServerPins> = {}
-  const given = (raw as { servers?: unknown } | null)?.servers
-  if (!given || typeof given !== "object") return emptyStore
-  for (const [identity, value] of Object.entries(given)) {
-    const v = value as { server?: unknown; tools?: unknown } | null
-    if (!v || typeof v.tools !== "object" || v.tools === null) continue
-    const tools: Record<string, PinEntry> = {}
-    for (const [name, e] of Object.entries(v.tools as Record<string, unknown>)) {
-      const entry = e as Partial<PinEntry> | null
-      if (!entry || typeof entry.hash !== "string" || typeof entry.definition !== "object" || entry.definition === null) continue
-      tools[name] = {
-        hash: entry.hash,
-        definition: entry.definition,
-        at: typeof entry.at === "number" ? entry.at : 0,
-        ...(entry.new === true ? { new: true } : {})
-      }
-    }
-    servers[identity] = { server: typeof v.server === "string" ? v.server : "", tools }
-  }
-  return { version: 1, servers }
-}
+export type ServerPins = PinFiles.ServerPins
 
 /** What pinning says of one tool: as pinned, new since, changed since, or not pinned at all. */
 export type PinState = "pinned" | "new" | "changed" | "off"
 
-/** The state of a definition (by hash) against the store. Unknown tools are `new`: they are about to be recorded. */
-export const stateIn = (store: PinStore, identity: string, tool: string, hash: string): PinState => {
-  const entry = store.servers[identity]?.tools[tool]
+/** The state of a definition (by hash) against a server's pins. Unknown tools are `new`: they are about to be recorded. */
+export const stateIn = (pins: ServerPins | undefined, tool: string, hash: string): PinState => {
+  const entry = pins?.tools[tool]
   if (!entry) return "new"
   if (entry.hash !== hash) return "changed"
   return entry.new ? "new" : "pinned"
@@ -181,29 +90,24 @@ export const seenOf = (tool: Tool): Seen => ({ name: tool.name, hash: definition
 /**
  * Records what was never seen: every tool of a server seen for the first time (pinned as is),
  * tools that appeared since (pinned, marked `new`). Changed definitions are left as pinned: only
- * `trust` replaces them. Returns the same store object when nothing was added.
+ * `trust` replaces them. Returns the same object when nothing was added.
  */
-export const observeIn = (store: PinStore, identity: string, server: string, tools: ReadonlyArray<Seen>, now: number): PinStore => {
-  const known = store.servers[identity]
-  const fresh = tools.filter((t) => !known?.tools[t.name])
-  if (fresh.length === 0) return store
+export const observeIn = (pins: ServerPins | undefined, server: string, tools: ReadonlyArray<Seen>, now: number): ServerPins | undefined => {
+  const fresh = tools.filter((t) => !pins?.tools[t.name])
+  if (fresh.length === 0) return pins
   const added = Object.fromEntries(fresh.map((t) => [t.name, {
     hash: t.hash,
     definition: t.definition,
     at: now,
-    ...(known ? { new: true as const } : {})
+    ...(pins ? { new: true as const } : {})
   }]))
-  return {
-    version: 1,
-    servers: { ...store.servers, [identity]: { server, tools: { ...known?.tools, ...added } } }
-  }
+  return { server, tools: { ...pins?.tools, ...added } }
 }
 
 /** Accepts the given definitions as they are now (changed ones replaced, `new` marks cleared). */
-export const trustIn = (store: PinStore, identity: string, server: string, tools: ReadonlyArray<Seen>, now: number): PinStore => {
-  const known = store.servers[identity]
+export const trustIn = (pins: ServerPins | undefined, server: string, tools: ReadonlyArray<Seen>, now: number): ServerPins => {
   const accepted = Object.fromEntries(tools.map((t) => [t.name, { hash: t.hash, definition: t.definition, at: now }]))
-  return { version: 1, servers: { ...store.servers, [identity]: { server, tools: { ...known?.tools, ...accepted } } } }
+  return { server, tools: { ...pins?.tools, ...accepted } }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -307,124 +211,171 @@ export class Pins extends Context.Tag("@mcpctl/core/Pins")<
     readonly changes: (server: ResolvedServer, tool: Tool) => ReadonlyArray<PinChange>
     /** Accepts these definitions as they are now; the names accepted. */
     readonly trust: (server: ResolvedServer, tools: ReadonlyArray<Tool>) => Effect.Effect<ReadonlyArray<string>, ConfigError>
-    /** Reads the store again (another process may have trusted a tool); true when it differs. */
+    /**
+     * Reads again the pins of the servers seen so far whose files changed (another process may
+     * have trusted a tool): a stat per server when nothing changed. True when any pins differ.
+     */
     readonly reload: Effect.Effect<boolean>
-    /** Runs `onChange` whenever another process rewrites the store (and it differs), while the scope lasts. */
+    /** Runs `onChange` whenever another process rewrites the pins of a server seen (and they differ), while the scope lasts. */
     readonly watch: (onChange: Effect.Effect<void>) => Effect.Effect<void, never, Scope.Scope>
   }
 >() {
-  /** Pins in `$MCPCTL_HOME/pins.json`. */
-  static readonly layer: Layer.Layer<Pins, never, McpConfig> = Layer.effect(this, Effect.suspend(() => make(true)))
+  /** Pins in `$MCPCTL_HOME/pins/` (a version 1 `pins.json` is moved there on first use). */
+  static readonly layer: Layer.Layer<Pins, never, McpConfig> = Layer.scoped(this, Effect.suspend(() => make(true)))
   /** The same rules with the store in memory only (tests, embedders that keep no files). */
-  static readonly layerMemory: Layer.Layer<Pins, never, McpConfig> = Layer.effect(this, Effect.suspend(() => make(false)))
+  static readonly layerMemory: Layer.Layer<Pins, never, McpConfig> = Layer.scoped(this, Effect.suspend(() => make(false)))
+}
+
+/** What the service knows of one identity's pins. */
+interface Known {
+  readonly server: ResolvedServer
+  /** Its own file's, or the inherited legacy ones (`inherited`), or none. */
+  pins: ServerPins | undefined
+  /** Its own file as read (none: there was none). */
+  stamp: Option.Option<Stamp>
+  inherited: boolean
 }
 
 const make = (persist: boolean) =>
   Effect.gen(function*() {
     const config = yield* McpConfig
-    const file = pinsFile(config.home)
+    const home = config.home
     const identities = new Map<string, string>()
     const identity = (server: ResolvedServer) => {
       let id = identities.get(server.name)
-      if (id === undefined) identities.set(server.name, id = serverIdentity(server, config.projectDir, process.env.PATH))
+      if (id === undefined) identities.set(server.name, id = serverIdentity(server, { projectDir: config.projectDir, pathVar: process.env.PATH }))
       return id
     }
     const off = (server: ResolvedServer) => server.config.pin === false
-    let store: PinStore = emptyStore
-    let text = ""
-    const read = async () => {
-      const raw = persist ? await readJsonFile(file) : undefined
-      return raw === undefined ? store : parseStore(raw)
-    }
-    let loaded: Promise<void> | undefined
-    const load = () => (loaded ??= read().then((s) => void ((store = s), (text = canonicalJson(s)))))
+    const known = new Map<string, Known>()
 
-    /** Read-modify-write under the lock, the update applied to the store as it is on disk now. */
-    const update = (f: (s: PinStore, now: number) => PinStore) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.tryPromise({
-          try: async () => {
-            await load()
-            if (!persist) return void (store = f(store, now))
-            await withFileLock(file, async () => {
-              const next = f(await read(), now)
-              await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n")
-              store = next
-              text = canonicalJson(next)
+    // The upgrade from pins.json, once per host, before the first read that may need it.
+    const migrated = persist ? yield* Effect.cached(PinFiles.migrateLegacy(home)) : Effect.void
+    // Sweeping old servers' files is due once a day, never in the way of the run.
+    if (persist) yield* Effect.forkScoped(PinFiles.pruneIfDue(home))
+
+    /** A server's pins as on disk now: its own file, else what version 1 pinned under its old key. */
+    const readKnown = (server: ResolvedServer, id: string): Known => {
+      if (!persist) return { server, pins: undefined, stamp: Option.none(), inherited: false }
+      const own = PinFiles.storeOf(home, id).readSync()
+      const pins = PinFiles.pinsOf(own.value, id)
+      if (pins !== undefined) return { server, pins, stamp: own.stamp, inherited: false }
+      const key = PinFiles.legacyIdentity(server, config.projectDir, process.env.PATH)
+      const legacy = PinFiles.pinsOf(PinFiles.storeOf(home, key).readSync().value, key)
+      return { server, pins: legacy, stamp: own.stamp, inherited: legacy !== undefined }
+    }
+    const knownOf = (server: ResolvedServer): Known => {
+      const id = identity(server)
+      let k = known.get(id)
+      if (k === undefined) known.set(id, k = readKnown(server, id))
+      return k
+    }
+
+    /** Read-modify-write of a server's file, `f` applied to its pins as on disk now. */
+    const write = (server: ResolvedServer, f: (pins: ServerPins | undefined, now: number) => ServerPins | undefined) =>
+      Effect.suspend(() => {
+        const id = identity(server)
+        const k = knownOf(server)
+        if (!persist) return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => void (k.pins = f(k.pins, now))))
+        const store = PinFiles.storeOf(home, id)
+        return store.modify((current, now) => {
+          const base = PinFiles.pinsOf(current, id) ?? (Option.isNone(current) ? readKnown(server, id).pins : undefined)
+          const next = f(base, now)
+          return [next, next === undefined ? current : Option.some(PinFiles.fileOf(id, { ...next, server: server.name }))] as const
+        }).pipe(
+          Effect.flatMap((next) =>
+            Effect.map(store.stamp, (stamp) => {
+              k.pins = next
+              k.stamp = stamp
+              k.inherited = false
             })
-          },
-          catch: (cause) => cause
-        }))
+          )
+        )
+      })
 
     const observe = (server: ResolvedServer, tools: ReadonlyArray<Tool>) =>
       Effect.suspend(() => {
         if (off(server)) return Effect.void
-        const id = identity(server)
         const seen = tools.map(seenOf)
-        return Effect.flatMap(Effect.promise(load), () => {
-          if (observeIn(store, id, server.name, seen, 0) === store) return Effect.void
-          return update((s, now) => observeIn(s, id, server.name, seen, now)).pipe(
-            Effect.catchAll((cause) =>
-              Effect.flatMap(Clock.currentTimeMillis, (now) => {
-                store = observeIn(store, id, server.name, seen, now)
-                return Effect.logWarning(`could not record tool pins of ${server.name} in ${file}: ${String(cause)}`)
-              }))
+        return Effect.flatMap(Effect.zipRight(migrated, Clock.currentTimeMillis), (now) => {
+          const k = knownOf(server)
+          // A server in use keeps its file young (once a day), so the sweep never takes it.
+          const aging = Option.isSome(k.stamp) && now - k.stamp.value.mtimeMs > PinFiles.REFRESH_AFTER_MS
+          const added = observeIn(k.pins, server.name, seen, now) !== k.pins
+          if (!added && !aging && !(k.inherited && persist)) return Effect.void
+          return write(server, (pins, at) => observeIn(pins, server.name, seen, at) ?? pins).pipe(
+            Effect.catchAll((error) =>
+              Effect.sync(() => void (k.pins = observeIn(k.pins, server.name, seen, now))).pipe(
+                Effect.zipRight(Effect.logWarning(`could not record tool pins of ${server.name}: ${error.message}`))
+              ))
           )
         })
       })
 
     const state = (server: ResolvedServer, tool: string, hash: string): PinState =>
-      off(server) ? "off" : stateIn(store, identity(server), tool, hash)
+      off(server) ? "off" : stateIn(knownOf(server).pins, tool, hash)
 
     const changes = (server: ResolvedServer, tool: Tool) => {
-      const entry = store.servers[identity(server)]?.tools[tool.name]
+      const entry = knownOf(server).pins?.tools[tool.name]
       return entry ? describeChanges(entry.definition, definitionOf(tool)) : []
     }
 
     const trust = (server: ResolvedServer, tools: ReadonlyArray<Tool>) =>
       Effect.suspend(() => {
-        const id = identity(server)
         const seen = tools.map(seenOf)
-        return update((s, now) => trustIn(s, id, server.name, seen, now)).pipe(
+        return Effect.zipRight(migrated, write(server, (pins, now) => trustIn(pins, server.name, seen, now))).pipe(
           Effect.as(seen.map((t) => t.name)),
           Effect.mapError((cause) =>
             new ConfigError({
-              message: `Cannot write the tool pins in ${file} (${(cause as NodeJS.ErrnoException)?.code ?? String(cause)}). ` +
-                "Check that $MCPCTL_HOME is writable.",
-              file,
+              message: `Cannot write the tool pins in ${cause.file} (${cause.message}). Check that $MCPCTL_HOME is writable.`,
+              file: cause.file,
               cause
             })
           )
         )
       })
 
-    const reload = Effect.promise(async () => {
-      await load()
-      const next = await read()
-      const nextText = canonicalJson(next)
-      if (nextText === text) return false
-      store = next
-      text = nextText
-      return true
+    // A stat per server seen; a file is read again only when its stamp changed.
+    const reload = Effect.suspend(() => {
+      if (!persist) return Effect.succeed(false)
+      return Effect.zipRight(
+        migrated,
+        Effect.reduce([...known.entries()], false, (changed, [id, k]) =>
+          Effect.map(PinFiles.storeOf(home, id).stamp, (stamp) => {
+            if (sameStamp(stamp, k.stamp) && !k.inherited) return changed
+            const next = readKnown(k.server, id)
+            const differs = canonicalJson(next.pins ?? null) !== canonicalJson(k.pins ?? null)
+            known.set(id, next)
+            return changed || differs
+          }))
+      )
     })
 
     const watch = (onChange: Effect.Effect<void>) =>
       persist
         ? Effect.gen(function*() {
-          const runFork = Effect.runFork
-          yield* Effect.promise(() => mkdir(config.home, { recursive: true, mode: 0o700 }).catch(() => undefined))
+          const dir = yield* Effect.promise(() => privateDir(home, "pins").catch(() => undefined))
+          if (dir === undefined) return
+          const changed = yield* Effect.acquireRelease(Queue.sliding<void>(1), Queue.shutdown)
           yield* Effect.acquireRelease(
             Effect.sync(() => {
               try {
-                // The directory, not the file: atomic writes replace the file (a rename).
-                return watchDir(config.home, (_event, name) => {
-                  if (name === Path.basename(file)) runFork(Effect.flatMap(reload, (changed) => (changed ? onChange : Effect.void)))
+                // The directory, not the files: atomic writes replace a file (a rename).
+                return watchDir(dir, (_event, name) => {
+                  if (name !== null && /^[0-9a-f]{64}\.json$/.test(String(name))) Queue.unsafeOffer(changed, undefined)
                 })
               } catch {
                 return undefined
               }
             }),
             (watcher) => Effect.sync(() => watcher?.close())
+          )
+          // The callback only signals; the reload runs here, on the host's runtime.
+          yield* Queue.take(changed).pipe(
+            Effect.zipRight(reload),
+            Effect.flatMap((differs) => (differs ? onChange : Effect.void)),
+            Effect.forever,
+            Effect.forkScoped
           )
         })
         : Effect.void

@@ -8,15 +8,17 @@
  * files' contents, so a changed file (a `git pull`) asks again; edits mcpctl makes itself for the
  * user (`add`, `remove`, an "always" answer) keep a trusted directory trusted.
  *
- * The store is `$MCPCTL_HOME/trusted-projects.json` (0600), written atomically under the file lock.
+ * The store is `$MCPCTL_HOME/trusted-projects.json` (0600), a `JsonStore` (atomic, under its lock).
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as Path from "node:path"
 import * as readline from "node:readline/promises"
 import { sanitize } from "../content/Sanitize.js"
-import { readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
+import * as JsonStore from "../internal/JsonStore.js"
 import { redactUrl } from "../Redact.js"
 import type { PermissionRules, ProjectTrustRequest, ServerConfig } from "./ServerConfig.js"
 
@@ -60,16 +62,11 @@ export const projectHash = (files: ReadonlyArray<ProjectFile>): string => {
   return `sha256:${h.digest("hex")}`
 }
 
+const Entries = JsonStore.lenientRecord(Schema.Struct({ hash: Schema.String, trustedAt: Schema.Number }))
+
 /** Keeps the well-formed entries of a store file (a corrupt file trusts nothing). */
-export const parseTrust = (raw: unknown): Readonly<Record<string, TrustEntry>> => {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {}
-  const out: Record<string, TrustEntry> = {}
-  for (const [dir, entry] of Object.entries(raw)) {
-    const e = entry as Partial<TrustEntry> | null
-    if (typeof e?.hash === "string" && typeof e.trustedAt === "number") out[dir] = { hash: e.hash, trustedAt: e.trustedAt }
-  }
-  return out
-}
+export const parseTrust = (raw: unknown): Readonly<Record<string, TrustEntry>> =>
+  typeof raw === "object" && raw !== null && !Array.isArray(raw) ? Option.getOrElse(Schema.decodeUnknownOption(Entries)(raw), () => ({})) : {}
 
 /** Whether `dir` was trusted with exactly these files. */
 export const isTrusted = (entries: Readonly<Record<string, TrustEntry>>, dir: string, hash: string): boolean =>
@@ -92,30 +89,26 @@ export const readProjectFiles = async (dir: string, home: string): Promise<Reado
   return found
 }
 
-/** The trusted directories of a home. */
-export const readTrust = async (home: string) => parseTrust(await readJsonFile(trustFile(home)))
-
 /**
- * The store's lock, like a settings edit's (SettingsFile): waited for up to 15 s, then a
- * `LockTimeout`, never a write without it. A lost update here could bring back a revoked trust.
+ * The store, locked like a settings edit (SettingsFile): waited for up to 15 s, then an error,
+ * never a write without the lock. A lost update here could bring back a revoked trust.
  */
-const TRUST_LOCK = { waitMs: 15_000, onTimeout: "fail" } as const
+const store = (home: string) => JsonStore.make(trustFile(home), Entries, { lockWaitMs: 15_000, onLockTimeout: "fail" })
+
+/** The trusted directories of a home. */
+export const readTrust = (home: string): Effect.Effect<Readonly<Record<string, TrustEntry>>> =>
+  Effect.map(store(home).get, Option.getOrElse(() => ({})))
 
 /** Trusts `dir` with the hash of its current files. */
-export const recordTrust = (home: string, dir: string, hash: string, now = Date.now()): Promise<void> =>
-  withFileLock(trustFile(home), async () => {
-    const entries = { ...parseTrust(await readJsonFile(trustFile(home))), [dir]: { hash, trustedAt: now } }
-    await writeFileAtomic(trustFile(home), JSON.stringify(entries, null, 2) + "\n")
-  }, TRUST_LOCK)
+export const recordTrust = (home: string, dir: string, hash: string, now = Date.now()): Effect.Effect<void, JsonStore.JsonStoreError> =>
+  store(home).update((current) => ({ ...Option.getOrElse(current, () => ({})), [dir]: { hash, trustedAt: now } })).pipe(Effect.asVoid)
 
 /** Forgets `dir`; true when it was trusted. */
-export const forgetTrust = (home: string, dir: string): Promise<boolean> =>
-  withFileLock(trustFile(home), async () => {
-    const { [dir]: gone, ...rest } = parseTrust(await readJsonFile(trustFile(home)))
-    if (gone === undefined) return false
-    await writeFileAtomic(trustFile(home), JSON.stringify(rest, null, 2) + "\n")
-    return true
-  }, TRUST_LOCK)
+export const forgetTrust = (home: string, dir: string): Effect.Effect<boolean, JsonStore.JsonStoreError> =>
+  store(home).modify((current) => {
+    const { [dir]: gone, ...rest } = Option.getOrElse(current, (): Readonly<Record<string, TrustEntry>> => ({}))
+    return gone === undefined ? [false, current] as const : [true, Option.some(rest)] as const
+  })
 
 /**
  * Runs an edit mcpctl makes for the user in a project file (`add`, `remove`, an "always" answer)
@@ -126,18 +119,19 @@ export const forgetTrust = (home: string, dir: string): Promise<boolean> =>
  */
 export const keepingTrust = <A, E, R>(home: string, dir: string, edit: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.gen(function*() {
-    const before = yield* Effect.promise(async () => {
-      const files = await readProjectFiles(dir, home).catch(() => undefined)
-      if (files === undefined) return "keep" as const
-      return files.length === 0 ? "empty" as const : isTrusted(await readTrust(home), dir, projectHash(files)) ? "trusted" as const : "keep" as const
-    })
+    const filesBefore = yield* Effect.promise(() => readProjectFiles(dir, home).catch(() => undefined))
+    const before = filesBefore === undefined
+      ? "keep" as const
+      : filesBefore.length === 0
+      ? "empty" as const
+      : isTrusted(yield* readTrust(home), dir, projectHash(filesBefore))
+      ? "trusted" as const
+      : "keep" as const
     const result = yield* edit
     if (before !== "keep") {
-      yield* Effect.promise(async () => {
-        const after = await readProjectFiles(dir, home)
-        if (before === "trusted" || after.length === 1) await recordTrust(home, dir, projectHash(after))
-      }).pipe(
-        Effect.catchAllDefect((e) => Effect.logWarning(`could not keep ${dir} trusted in ${trustFile(home)}: ${String(e)}`))
+      yield* Effect.promise(() => readProjectFiles(dir, home)).pipe(
+        Effect.flatMap((after) => (before === "trusted" || after.length === 1 ? recordTrust(home, dir, projectHash(after)) : Effect.void)),
+        Effect.catchAllCause((cause) => Effect.logWarning(`could not keep ${dir} trusted in ${trustFile(home)}`, cause))
       )
     }
     return result

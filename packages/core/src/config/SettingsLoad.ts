@@ -601,13 +601,13 @@ const applyProjectTrust = (
       files: ownScoped.map((s) => ({ name: Path.relative(projectDir, s.source), settings: s.settings }))
     }
     if (!contributes(request) || options.trustProject === true || trustedByEnv(env)) return []
-    const stored = yield* Effect.promise(() => readTrust(home))
+    const stored = yield* readTrust(home)
     if (isTrusted(stored, projectDir, request.hash)) return []
     const ask = options.askTrust
     const yes = ask ? yield* Effect.promise(() => ask(request)) : false
     if (yes) {
-      yield* Effect.tryPromise(() => recordTrust(home, projectDir, request.hash)).pipe(
-        Effect.catchAll((e) => Effect.logWarning(`could not remember the trust of ${projectDir}: ${String(e.error)}`))
+      yield* recordTrust(home, projectDir, request.hash).pipe(
+        Effect.catchAll((e) => Effect.logWarning(`could not remember the trust of ${projectDir}: ${e.message}`))
       )
       return []
     }

@@ -64,7 +64,7 @@ export interface HostOptions<E = never> {
   readonly pool?: PoolOptions | undefined
   /**
    * Where tool definitions are pinned (docs/CLI.md, Catalogue): `Pins.layer`
-   * (`$MCPCTL_HOME/pins.json`), `Pins.layerMemory` (this run only) or `false` (nothing). Default:
+   * (`$MCPCTL_HOME/pins/`), `Pins.layerMemory` (this run only) or `false` (nothing). Default:
    * `Pins.layer` with the real transports; with a `transport` given, `Pins.layerMemory`, since a
    * server's command or URL then says nothing about what answers (tests, in-memory servers).
    */

@@ -102,6 +102,8 @@ export const readJsonFile = async (file: string): Promise<unknown> => {
   }
 }
 
+// The Promise lock of the writers not yet on `JsonStore` (settings edits, OAuth tokens, DPoP
+// keys); the stores on `JsonStore` take its scoped lock file instead and keep no state here.
 const inProcessLocks = new Map<string, Promise<void>>()
 
 /** How `withFileLock` waits for another process's lock. */

@@ -6,13 +6,17 @@
  * `Clock`, so tests drive the TTL with `TestClock`.
  *
  * The cache is an optimisation: reading a missing or corrupt file means "nothing cached", and a
- * failed write is logged, never an error. Writes are atomic and serialized (see `withFileLock`).
+ * failed write is logged, never an error. Stored with `internal/JsonStore.ts` (atomic writes under
+ * a lock file, no link followed).
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as path from "node:path"
 import type { ResolvedServer } from "../config/ServerConfig.js"
-import { readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
+import * as JsonStore from "../internal/JsonStore.js"
+import { urlIdentity } from "../internal/ServerIdentity.js"
 
 /** How long a 401 keeps a server in `needs-auth` without contacting it again. */
 export const NEEDS_AUTH_TTL_MS = 15 * 60 * 1000
@@ -25,35 +29,24 @@ export interface NeedsAuthEntry {
 /** The whole cache file. */
 export type NeedsAuthEntries = Readonly<Record<string, NeedsAuthEntry>>
 
+const Entry = Schema.Struct({ timestamp: Schema.Number.pipe(Schema.finite()) })
+const Entries = JsonStore.lenientRecord(Entry)
+
 /**
- * What an entry is keyed by (pure): the remote server's URL (origin and path, no query), not its
- * name. Every `--url` server is named `adhoc`; keyed by name, a 401 from one would report a
- * different, healthy one as needs-auth for 15 minutes. A URL that does not parse falls back to
- * the name (such a server never connects anyway).
+ * What an entry is keyed by (pure): the remote server's identity (`ServerIdentity.urlIdentity`:
+ * its address, the query only hashed), not its name. Every `--url` server is named `adhoc`; keyed
+ * by name, a 401 from one would report a different, healthy one as needs-auth for 15 minutes.
+ * A stdio server (never cached: it has no 401) falls back to its name.
  */
-export const needsAuthKey = (server: ResolvedServer): string => {
-  if (!("url" in server.config)) return server.name
-  try {
-    const u = new URL(server.config.url)
-    return `${u.origin}${u.pathname.length > 1 ? u.pathname.replace(/\/+$/, "") : ""}`
-  } catch {
-    return server.name
-  }
-}
+export const needsAuthKey = (server: ResolvedServer): string =>
+  "url" in server.config ? urlIdentity(server.config.url) : server.name
 
 /** The cache file of a `$MCPCTL_HOME`. */
 export const needsAuthCacheFile = (home: string): string => path.join(home, "mcp-needs-auth-cache.json")
 
 /** Keeps only well-formed entries, so a hand-edited or truncated file degrades to fewer entries. */
-export const parseEntries = (raw: unknown): NeedsAuthEntries => {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {}
-  const out: Record<string, NeedsAuthEntry> = {}
-  for (const [server, entry] of Object.entries(raw)) {
-    const ts = (entry as { timestamp?: unknown } | null)?.timestamp
-    if (typeof ts === "number" && Number.isFinite(ts)) out[server] = { timestamp: ts }
-  }
-  return out
-}
+export const parseEntries = (raw: unknown): NeedsAuthEntries =>
+  typeof raw === "object" && raw !== null && !Array.isArray(raw) ? Option.getOrElse(Schema.decodeUnknownOption(Entries)(raw), () => ({})) : {}
 
 /** True while `server`'s entry is younger than `ttl` (an entry from the future counts as fresh). */
 export const isFresh = (entries: NeedsAuthEntries, server: string, now: number, ttl = NEEDS_AUTH_TTL_MS): boolean => {
@@ -82,21 +75,16 @@ export const withoutEntry = (entries: NeedsAuthEntries, server: string, now: num
   return rest
 }
 
-const readEntries = (home: string) =>
-  Effect.promise(() => readJsonFile(needsAuthCacheFile(home))).pipe(Effect.map(parseEntries))
+const store = (home: string) => JsonStore.make(needsAuthCacheFile(home), Entries)
+
+const readEntries = (home: string) => Effect.map(store(home).get, Option.getOrElse((): NeedsAuthEntries => ({})))
 
 /** Read-modify-write under the lock: the file is re-read right before the rename. */
 const update = (home: string, f: (entries: NeedsAuthEntries, now: number) => NeedsAuthEntries, what: string) =>
-  Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    const file = needsAuthCacheFile(home)
-    yield* Effect.tryPromise(() =>
-      withFileLock(file, async () => {
-        const next = f(parseEntries(await readJsonFile(file)), now)
-        await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n")
-      })
-    ).pipe(Effect.catchAll((e) => Effect.logWarning(`could not ${what} in ${file}: ${String(e.error)}`)))
-  })
+  store(home).update((current, now) => f(Option.getOrElse(current, () => ({})), now)).pipe(
+    Effect.asVoid,
+    Effect.catchAll((e) => Effect.logWarning(`could not ${what} in ${e.file}: ${e.message}`))
+  )
 
 /**
  * Whether `server` got a 401 less than 15 minutes ago; while it did, the pool reports
