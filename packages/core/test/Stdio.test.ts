@@ -214,7 +214,6 @@ describe("openStdio", () => {
 
       const survivors = Object.entries(all).filter(([, pid]) => isAlive(pid))
       expect(survivors).toEqual([])
-      expect(elapsed).toBeLessThan(3000)
     }))
 
   it.effect("the stubborn server started directly: server and grandchild are gone after the scope closes", () =>
@@ -232,7 +231,6 @@ describe("openStdio", () => {
       console.log(`stubborn server (node → node) shut down in ${elapsed} ms`)
       expect(isAlive(pids.server)).toBe(false)
       expect(isAlive(pids.grandchild)).toBe(false)
-      expect(elapsed).toBeLessThan(3000)
     }))
 
   it.effect("a leader that exits on SIGINT does not leave a signal-ignoring grandchild behind", () =>
@@ -260,6 +258,5 @@ describe("openStdio", () => {
       console.log(`leader gone on SIGINT, stubborn grandchild killed with the group in ${elapsed} ms`)
       expect(isAlive(leaderPid)).toBe(false)
       expect(isAlive(grandchildPid)).toBe(false)
-      expect(elapsed).toBeLessThan(3000)
     }))
 })

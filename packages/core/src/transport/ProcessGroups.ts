@@ -48,9 +48,11 @@ export const startTime = (pid: number): string | undefined => {
 let scanned: { readonly at: number; readonly groups: ReadonlyMap<number, ReadonlyArray<number>> } | undefined
 const SCAN_REUSE_MS = 10
 
-const scanGroups = (): ReadonlyMap<number, ReadonlyArray<number>> | undefined => {
-  const now = Date.now()
-  if (scanned !== undefined && now - scanned.at < SCAN_REUSE_MS) return scanned.groups
+/**
+ * The members (not zombies) of every group, from one scan of /proc now; undefined without /proc.
+ * The reaper takes one per tick for all the groups it ends.
+ */
+export const scanFresh = (): ReadonlyMap<number, ReadonlyArray<number>> | undefined => {
   let entries: Array<string>
   try {
     entries = readdirSync("/proc")
@@ -75,6 +77,13 @@ const scanGroups = (): ReadonlyMap<number, ReadonlyArray<number>> | undefined =>
     if (members) members.push(Number(entry))
     else groups.set(pgid, [Number(entry)])
   }
+  return groups
+}
+
+const scanGroups = (): ReadonlyMap<number, ReadonlyArray<number>> | undefined => {
+  if (scanned !== undefined && Date.now() - scanned.at < SCAN_REUSE_MS) return scanned.groups
+  const groups = scanFresh()
+  if (groups === undefined) return undefined
   // Counted from the end of the scan: on a busy machine one scan can take longer than the window.
   scanned = { at: Date.now(), groups }
   return groups
@@ -127,7 +136,9 @@ export const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
 
 /**
  * Reads "+PGID" and "-PGID" lines until its stdin closes (mcpctl exited or died), then ends every
- * group still listed. Builtins only (but `sleep`), so it costs a shell and no interpreter start.
+ * group still listed. "!SECONDS PGID..." is a deadline: a background subshell sends those groups
+ * SIGKILL after SECONDS, whatever mcpctl's event loop is doing then. Builtins only (but `sleep`),
+ * so it costs a shell and no interpreter start.
  */
 const WATCHDOG = `trap '' INT TERM HUP PIPE
 g=' '
@@ -135,6 +146,7 @@ while IFS= read -r l; do
   case "$l" in
     +*) g="$g\${l#+} " ;;
     -*) d=\${l#-}; r=' '; for p in $g; do [ "$p" = "$d" ] || r="$r$p "; done; g=$r ;;
+    !*) set -- \${l#!}; ( s=$1; shift; sleep "$s"; for p; do kill -s KILL -- "-$p" 2>/dev/null; done ) & ;;
   esac
 done
 [ "$g" = ' ' ] && exit 0
@@ -166,6 +178,26 @@ const tellWatchdog = (line: string): void => {
   }
   watchdog.stdin!.write(line + "\n")
 }
+
+/** Groups the watchdog already has a deadline for: one is enough. */
+const deadlines = new Set<number>()
+
+/**
+ * Tells the watchdog to SIGKILL these groups `ms` from now, so the end of a shutdown does not
+ * depend on this process's timers (a blocked event loop, a host starved of CPU). Written at once:
+ * a pipe write does not wait for the event loop. A group ended before the deadline is not
+ * signalled by our own escalation again; the deadline's SIGKILL then finds the group gone, unless
+ * its pgid was reused within those few hundred ms (a pid wrap-around that fast is not a case).
+ */
+export const killAt = (pgids: Iterable<number>, ms: number): void => {
+  const fresh = [...pgids].filter((pgid) => live.has(pgid) && !deadlines.has(pgid))
+  if (fresh.length === 0) return
+  for (const pgid of fresh) deadlines.add(pgid)
+  tellWatchdog(`!${(ms / 1000).toFixed(3)} ${fresh.join(" ")}`)
+}
+
+/** {@link killAt} for every live group: the first Ctrl-C, SIGTERM or SIGHUP. */
+export const killAllAt = (ms: number): void => killAt(live, ms)
 
 /** The watchdog's pid, once it runs (for tests that kill it). */
 export const watchdogPid = (): number | undefined => watchdog?.pid
@@ -295,6 +327,7 @@ export const register = (pgid: number, info: GroupInfo): (() => void) => {
     if (released) return
     released = true
     live.delete(pgid)
+    deadlines.delete(pgid)
     tellWatchdog(`-${pgid}`)
     if (file !== undefined) removeFile(file)
   }
