@@ -196,8 +196,14 @@ export const killAt = (pgids: Iterable<number>, ms: number): void => {
   tellWatchdog(`!${(ms / 1000).toFixed(3)} ${fresh.join(" ")}`)
 }
 
+/**
+ * When the watchdog SIGKILLs a group whose shutdown began: 50 ms after the escalation's own
+ * SIGKILL (Reaper.ts), inside the 600 ms CLI.md promises.
+ */
+export const KILL_DEADLINE_MS = 550
+
 /** {@link killAt} for every live group: the first Ctrl-C, SIGTERM or SIGHUP. */
-export const killAllAt = (ms: number): void => killAt(live, ms)
+export const killAllAt = (ms: number = KILL_DEADLINE_MS): void => killAt(live, ms)
 
 /** The watchdog's pid, once it runs (for tests that kill it). */
 export const watchdogPid = (): number | undefined => watchdog?.pid
