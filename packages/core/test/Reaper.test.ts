@@ -1,5 +1,5 @@
 /**
- * The reaper (transport/Reaper.ts) on real process groups: stubborn groups (a server ignoring
+ * The reaper (internal/transport/Reaper.ts) on real process groups: stubborn groups (a server ignoring
  * INT/TERM/HUP/EOF with a `sleep` grandchild that does too) ended together by one timer, each
  * end resolving only once nothing of its group is left; a group whose leader exits at SIGINT but
  * whose grandchild stays; a group already gone costs no signal.
@@ -10,7 +10,7 @@ import { spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { endGroup, endingGroups } from "../src/transport/Reaper.js"
+import { endGroup, endingGroups } from "../src/internal/transport/Reaper.js"
 
 const dir = mkdtempSync(join(tmpdir(), "mcpctl-reaper-"))
 let n = 0

@@ -19,7 +19,7 @@ import { ServerUnavailable } from "../Errors.js"
 import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
 import { groupExists, groupHasLiveMember, register } from "./ProcessGroups.js"
-import { endGroup, poke, type GroupEnd } from "./Reaper.js"
+import { endGroup, poke, type GroupEnd } from "../internal/transport/Reaper.js"
 
 
 // ---------------------------------------------------------------------------------------------
