@@ -176,9 +176,16 @@ export class StdioChildTransport implements SdkTransport {
     child.on("close", () => this.onEnded())
   }
 
-  /** The last lines the server wrote to stderr (and skipped stdout lines). */
+  /**
+   * The last lines the server wrote to stderr (and skipped stdout lines), and how it exited when
+   * it did so by itself: a server that dies at start is named by its own last words and its exit
+   * code, not by the closed pipe we saw.
+   */
   diagnostics(): string | undefined {
-    return this.stderrTail.text()
+    const tail = this.stderrTail.text()
+    if (this.exit === undefined || this.closing) return tail
+    const exit = `[mcpctl] the server process exited (${this.exitText()})`
+    return tail === undefined ? exit : `${tail}\n${exit}`
   }
 
   async start(): Promise<void> {
@@ -310,7 +317,7 @@ export class StdioChildTransport implements SdkTransport {
   }
 
   private exitError(): Error {
-    const tail = this.diagnostics()
+    const tail = this.stderrTail.text()
     return new Error(
       `MCP server "${this.serverName}" (${this.command}) exited unexpectedly, ${this.exitText()}` +
         (tail === undefined ? "" : `\nstderr:\n${tail}`)
