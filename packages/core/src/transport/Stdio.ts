@@ -300,7 +300,9 @@ export class StdioChildTransport implements SdkTransport {
     if (this.ended) return
     this.ended = true
     this.flushPartialLine()
-    if (!this.groupAlive()) this.groupGone()
+    // While closing, the reaper decides when the group is gone: a /proc scan per exit here cost
+    // fifty shutting-down servers fifty scans of every process on the machine.
+    if (!this.closing && !this.groupAlive()) this.groupGone()
     if (!this.closing && this.started) this.onerror?.(this.exitError())
     if (this.started) this.notifyClose()
   }

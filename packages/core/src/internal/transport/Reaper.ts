@@ -7,7 +7,7 @@
  * this process's timers alone: the watchdog is told to SIGKILL the group at the same deadline
  * (`ProcessGroups.killAt`), so a host whose event loop is blocked still leaves nothing behind.
  */
-import { groupExists, groupMembers, killAt, scanFresh, signalGroup, startTime } from "../../transport/ProcessGroups.js"
+import { groupExists, killAt, scanFresh, signalGroup, startTime } from "../../transport/ProcessGroups.js"
 
 /** When each signal is sent, ms after the end began. */
 export interface Escalation {
@@ -40,7 +40,7 @@ interface Ending {
   readonly escalation: Escalation
   readonly started: number
   signal: NodeJS.Signals
-  /** The members when SIGKILL was sent: nothing joins a group after it, so these are enough. */
+  /** The members the last scan found (once the leader has exited). */
   members: ReadonlyArray<number> | undefined
   killedAt: number
   readonly resolve: (end: GroupEnd) => void
@@ -54,32 +54,46 @@ let timer: ReturnType<typeof setInterval> | undefined
 /** The groups being ended now (for tests and diagnostics). */
 export const endingGroups = (): ReadonlyArray<number> => [...ending.keys()]
 
+type Scan = () => ReadonlyMap<number, ReadonlyArray<number>> | undefined
+
 /**
  * One tick's view of /proc, taken at most once per tick and only when some group needs it (a
  * group whose leader exited but that still exists may hold only zombies PID 1 never reaps).
  */
-const lazyScan = () => {
+const lazyScan = (): Scan => {
   let groups: ReadonlyMap<number, ReadonlyArray<number>> | undefined | null = null
   return () => (groups === null ? (groups = scanFresh()) : groups)
 }
 
-const isGone = (e: Ending, scan: () => ReadonlyMap<number, ReadonlyArray<number>> | undefined): boolean => {
+const alive = (pid: number): boolean => startTime(pid) !== undefined
+
+/**
+ * Whether nothing of the group is left. The cheap checks come first: `kill(-pgid, 0)` failing
+ * means gone; a leader (our child, which Node reaps) still running means not gone. Past those,
+ * the members found by the last scan are watched one by one, and /proc is scanned again only
+ * when they are all gone while the group still exists (zombies, or a member forked since):
+ * without `scan` (an exit event between ticks) that case waits for the tick's shared scan.
+ */
+const isGone = (e: Ending, scan: Scan | undefined): boolean => {
   if (!groupExists(e.pgid)) return true
-  if (e.members !== undefined) return e.members.every((pid) => startTime(pid) === undefined)
-  if (!e.leaderExited()) return false
-  if (process.platform !== "linux") return false
-  const groups = scan()
-  return groups !== undefined && !groups.has(e.pgid)
+  if (!e.leaderExited() || process.platform !== "linux") return false
+  if (e.members !== undefined && e.members.some(alive)) return false
+  const groups = scan?.()
+  if (groups === undefined) return false
+  const members = groups.get(e.pgid)
+  if (members === undefined || members.length === 0) return true
+  e.members = members
+  return false
 }
 
 const finish = (e: Ending, gone: boolean, now: number): void => {
   ending.delete(e.pgid)
   pending.delete(e.pgid)
-  const left = gone ? [] : (e.members ?? [e.pgid]).filter((pid) => startTime(pid) !== undefined)
+  const left = gone ? [] : (e.members ?? [e.pgid]).filter(alive)
   e.resolve({ gone: gone || left.length === 0, left, signal: e.signal, ms: Math.round(now - e.started) })
 }
 
-const step = (e: Ending, now: number, scan: () => ReadonlyMap<number, ReadonlyArray<number>> | undefined): void => {
+const step = (e: Ending, now: number, scan: Scan | undefined): void => {
   if (isGone(e, scan)) return finish(e, true, now)
   const elapsed = now - e.started
   if (e.signal === "SIGINT" && elapsed >= e.escalation.termAfterMs) {
@@ -87,12 +101,9 @@ const step = (e: Ending, now: number, scan: () => ReadonlyMap<number, ReadonlyAr
     signalGroup(e.pgid, "SIGTERM")
   }
   if (e.signal === "SIGTERM" && elapsed >= e.escalation.killAfterMs) {
-    // Without /proc the group's existence (kill -pgid 0) is all we can wait for.
-    e.members = process.platform === "linux" ? scan()?.get(e.pgid) ?? groupMembers(e.pgid) : undefined
     e.signal = "SIGKILL"
     e.killedAt = now
     signalGroup(e.pgid, "SIGKILL")
-    if (isGone(e, scan)) return finish(e, true, now)
   }
   if (e.signal === "SIGKILL" && now - e.killedAt >= e.escalation.reportAfterMs) finish(e, false, now)
 }
@@ -138,8 +149,11 @@ export const endGroup = (
   return promise
 }
 
-/** Checks one group now (its leader just exited), instead of at the next tick. */
+/**
+ * Checks one group now (its leader just exited), instead of at the next tick; only the cheap
+ * checks: fifty exits in a row must not cost fifty scans of /proc.
+ */
 export const poke = (pgid: number): void => {
   const e = ending.get(pgid)
-  if (e !== undefined) step(e, performance.now(), lazyScan())
+  if (e !== undefined && isGone(e, undefined)) finish(e, true, performance.now())
 }
