@@ -68,15 +68,17 @@ const lazyScan = (): Scan => {
 const alive = (pid: number): boolean => startTime(pid) !== undefined
 
 /**
- * Whether nothing of the group is left. The cheap checks come first: `kill(-pgid, 0)` failing
- * means gone; a leader (our child, which Node reaps) still running means not gone. Past those,
+ * Whether nothing of the group is left. The cheap checks come first: a leader (our child, which
+ * Node reaps) still running means not gone; `kill(-pgid, 0)` failing means gone. Past those,
  * the members found by the last scan are watched one by one, and /proc is scanned again only
  * when they are all gone while the group still exists (zombies, or a member forked since):
  * without `scan` (an exit event between ticks) that case waits for the tick's shared scan.
  */
 const isGone = (e: Ending, scan: Scan | undefined): boolean => {
+  // A leader still running (our child: Node reaps it, so no zombie) means the group exists.
+  if (!e.leaderExited()) return false
   if (!groupExists(e.pgid)) return true
-  if (!e.leaderExited() || process.platform !== "linux") return false
+  if (process.platform !== "linux") return false
   if (e.members !== undefined && e.members.some(alive)) return false
   const groups = scan?.()
   if (groups === undefined) return false
