@@ -4,8 +4,10 @@
  * it and nothing the kernel does when mcpctl dies touches it. Three layers, each for a death the
  * one before cannot handle:
  *
- * - an orderly shutdown ends each group itself (`Stdio.ts`), and a second Ctrl-C/SIGTERM/SIGHUP
- *   calls {@link killAll}: SIGKILL to every group at once;
+ * - an orderly shutdown ends each group itself (`Stdio.ts`, through the one reaper of
+ *   `internal/transport/Reaper.ts`), and a second Ctrl-C/SIGTERM/SIGHUP calls {@link killAll}:
+ *   SIGKILL to every group at once. When a shutdown begins the watchdog is also handed its
+ *   SIGKILL deadline ({@link killAt}), which holds while this process's event loop does not;
  * - the watchdog: a tiny `sh` started with the first server, in a session of its own, that reads
  *   the live groups from a pipe. When mcpctl dies in any way (`kill -9`, OOM, a crash) the pipe
  *   closes, and the watchdog sends SIGTERM, then SIGKILL 0.5 s later, to every group still listed;
