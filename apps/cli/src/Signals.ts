@@ -5,6 +5,9 @@
  * the shutdown finishes now instead of being skipped; a third exits. Effect's
  * `NodeRuntime.runMain` handles only SIGINT and SIGTERM and drops its handlers after the first,
  * so a second Ctrl-C killed mcpctl in the middle of its shutdown and left the servers running.
+ * The first signal also hands the watchdog the shutdown's deadline (SIGKILL to every group
+ * 550 ms from now): the orderly shutdown runs on this process's timers, which a busy event loop
+ * or a starved CPU delays, while the watchdog is a separate process that only sleeps.
  */
 import { makeRunMain } from "@effect/platform/Runtime"
 import * as ProcessGroups from "@mcpctl/core/ProcessGroups"
@@ -19,7 +22,10 @@ export const runMain = makeRunMain(({ fiber, teardown }) => {
     received++
     // After a hang-up the terminal is gone: writing to it must not crash the shutdown.
     if (signal === "SIGHUP") for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {})
-    if (received === 1) fiber.unsafeInterruptAsFork(fiber.id())
+    if (received === 1) {
+      ProcessGroups.killAllAt()
+      fiber.unsafeInterruptAsFork(fiber.id())
+    }
     else ProcessGroups.killAll()
     if (received >= 3) process.exit(130)
   }

@@ -4,8 +4,10 @@
  * it and nothing the kernel does when mcpctl dies touches it. Three layers, each for a death the
  * one before cannot handle:
  *
- * - an orderly shutdown ends each group itself (`Stdio.ts`), and a second Ctrl-C/SIGTERM/SIGHUP
- *   calls {@link killAll}: SIGKILL to every group at once;
+ * - an orderly shutdown ends each group itself (`Stdio.ts`, through the one reaper of
+ *   `internal/transport/Reaper.ts`), and a second Ctrl-C/SIGTERM/SIGHUP calls {@link killAll}:
+ *   SIGKILL to every group at once. When a shutdown begins the watchdog is also handed its
+ *   SIGKILL deadline ({@link killAt}), which holds while this process's event loop does not;
  * - the watchdog: a tiny `sh` started with the first server, in a session of its own, that reads
  *   the live groups from a pipe. When mcpctl dies in any way (`kill -9`, OOM, a crash) the pipe
  *   closes, and the watchdog sends SIGTERM, then SIGKILL 0.5 s later, to every group still listed;
@@ -48,9 +50,11 @@ export const startTime = (pid: number): string | undefined => {
 let scanned: { readonly at: number; readonly groups: ReadonlyMap<number, ReadonlyArray<number>> } | undefined
 const SCAN_REUSE_MS = 10
 
-const scanGroups = (): ReadonlyMap<number, ReadonlyArray<number>> | undefined => {
-  const now = Date.now()
-  if (scanned !== undefined && now - scanned.at < SCAN_REUSE_MS) return scanned.groups
+/**
+ * The members (not zombies) of every group, from one scan of /proc now; undefined without /proc.
+ * The reaper takes one per tick for all the groups it ends.
+ */
+export const scanFresh = (): ReadonlyMap<number, ReadonlyArray<number>> | undefined => {
   let entries: Array<string>
   try {
     entries = readdirSync("/proc")
@@ -75,6 +79,13 @@ const scanGroups = (): ReadonlyMap<number, ReadonlyArray<number>> | undefined =>
     if (members) members.push(Number(entry))
     else groups.set(pgid, [Number(entry)])
   }
+  return groups
+}
+
+const scanGroups = (): ReadonlyMap<number, ReadonlyArray<number>> | undefined => {
+  if (scanned !== undefined && Date.now() - scanned.at < SCAN_REUSE_MS) return scanned.groups
+  const groups = scanFresh()
+  if (groups === undefined) return undefined
   // Counted from the end of the scan: on a busy machine one scan can take longer than the window.
   scanned = { at: Date.now(), groups }
   return groups
@@ -127,7 +138,9 @@ export const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
 
 /**
  * Reads "+PGID" and "-PGID" lines until its stdin closes (mcpctl exited or died), then ends every
- * group still listed. Builtins only (but `sleep`), so it costs a shell and no interpreter start.
+ * group still listed. "!SECONDS PGID..." is a deadline: a background subshell sends those groups
+ * SIGKILL after SECONDS, whatever mcpctl's event loop is doing then. Builtins only (but `sleep`),
+ * so it costs a shell and no interpreter start.
  */
 const WATCHDOG = `trap '' INT TERM HUP PIPE
 g=' '
@@ -135,6 +148,7 @@ while IFS= read -r l; do
   case "$l" in
     +*) g="$g\${l#+} " ;;
     -*) d=\${l#-}; r=' '; for p in $g; do [ "$p" = "$d" ] || r="$r$p "; done; g=$r ;;
+    !*) set -- \${l#!}; ( s=$1; shift; sleep "$s"; for p; do kill -s KILL -- "-$p" 2>/dev/null; done ) & ;;
   esac
 done
 [ "$g" = ' ' ] && exit 0
@@ -166,6 +180,32 @@ const tellWatchdog = (line: string): void => {
   }
   watchdog.stdin!.write(line + "\n")
 }
+
+/** Groups the watchdog already has a deadline for: one is enough. */
+const deadlines = new Set<number>()
+
+/**
+ * Tells the watchdog to SIGKILL these groups `ms` from now, so the end of a shutdown does not
+ * depend on this process's timers (a blocked event loop, a host starved of CPU). Written at once:
+ * a pipe write does not wait for the event loop. A group ended before the deadline is not
+ * signalled by our own escalation again; the deadline's SIGKILL then finds the group gone, unless
+ * its pgid was reused within those few hundred ms (a pid wrap-around that fast is not a case).
+ */
+export const killAt = (pgids: Iterable<number>, ms: number): void => {
+  const fresh = [...pgids].filter((pgid) => live.has(pgid) && !deadlines.has(pgid))
+  if (fresh.length === 0) return
+  for (const pgid of fresh) deadlines.add(pgid)
+  tellWatchdog(`!${(ms / 1000).toFixed(3)} ${fresh.join(" ")}`)
+}
+
+/**
+ * When the watchdog SIGKILLs a group whose shutdown began: 50 ms after the escalation's own
+ * SIGKILL (Reaper.ts), inside the 600 ms CLI.md promises.
+ */
+export const KILL_DEADLINE_MS = 550
+
+/** {@link killAt} for every live group: the first Ctrl-C, SIGTERM or SIGHUP. */
+export const killAllAt = (ms: number = KILL_DEADLINE_MS): void => killAt(live, ms)
 
 /** The watchdog's pid, once it runs (for tests that kill it). */
 export const watchdogPid = (): number | undefined => watchdog?.pid
@@ -295,6 +335,7 @@ export const register = (pgid: number, info: GroupInfo): (() => void) => {
     if (released) return
     released = true
     live.delete(pgid)
+    deadlines.delete(pgid)
     tellWatchdog(`-${pgid}`)
     if (file !== undefined) removeFile(file)
   }

@@ -18,7 +18,8 @@ import type { ResolvedServer, StdioServerConfig } from "../config/ServerConfig.j
 import { ServerUnavailable } from "../Errors.js"
 import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
-import { groupExists, groupHasLiveMember, groupMembers, register, signalGroup, startTime } from "./ProcessGroups.js"
+import { groupExists, groupHasLiveMember, register } from "./ProcessGroups.js"
+import { endGroup, poke, type GroupEnd } from "../internal/transport/Reaper.js"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -61,15 +62,10 @@ class Tail {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Shutdown timing (the group helpers are in ProcessGroups.ts)
-// ---------------------------------------------------------------------------------------------
-
-const SIGTERM_AFTER_MS = 100
-const SIGKILL_AFTER_MS = 400
-/** After SIGKILL nothing can resist; this only waits for the kernel to tear the group down. */
-const REAP_WAIT_MS = 90
-const POLL_MS = 10
+/** How long a write that failed waits for the child's exit (and its last stderr) to name it. */
+const EXIT_WAIT_MS = 1_000
+/** After the exit, how long stderr may take to deliver what the child wrote before it died. */
+const STDERR_DRAIN_MS = 200
 
 // ---------------------------------------------------------------------------------------------
 // The transport
@@ -149,7 +145,9 @@ export class StdioChildTransport implements SdkTransport {
   private ended = false
   private closeNotified = false
   private closing = false
+  private endPromise: Promise<GroupEnd> | undefined
   private closePromise: Promise<void> | undefined
+  private stderrEnded = false
 
   constructor(
     private readonly child: ChildProcess,
@@ -165,6 +163,7 @@ export class StdioChildTransport implements SdkTransport {
     child.stderr!.setEncoding("utf8")
     child.stderr!.on("data", (text: string) => this.stderrTail.write(text))
     child.stderr!.on("error", () => {})
+    child.stderr!.on("close", () => (this.stderrEnded = true))
     // EPIPE and friends when the child is gone: `send` reports them, they must not crash us.
     child.stdin!.on("error", (error) => {
       if (!this.closing && this.exit === undefined) this.onerror?.(error)
@@ -174,6 +173,7 @@ export class StdioChildTransport implements SdkTransport {
     })
     child.on("exit", (code, signal) => {
       this.exit = { code, signal }
+      poke(this.pid)
       // 'close' waits for stdout/stderr to end; a grandchild holding them open would delay it
       // forever, so do not wait long for it.
       setTimeout(() => this.onEnded(), 50).unref()
@@ -181,9 +181,16 @@ export class StdioChildTransport implements SdkTransport {
     child.on("close", () => this.onEnded())
   }
 
-  /** The last lines the server wrote to stderr (and skipped stdout lines). */
+  /**
+   * The last lines the server wrote to stderr (and skipped stdout lines), and how it exited when
+   * it did so by itself: a server that dies at start is named by its own last words and its exit
+   * code, not by the closed pipe we saw.
+   */
   diagnostics(): string | undefined {
-    return this.stderrTail.text()
+    const tail = this.stderrTail.text()
+    if (this.exit === undefined || this.closing) return tail
+    const exit = `[mcpctl] the server process exited (${this.exitText()})`
+    return tail === undefined ? exit : `${tail}\n${exit}`
   }
 
   async start(): Promise<void> {
@@ -213,36 +220,46 @@ export class StdioChildTransport implements SdkTransport {
     this.inFlight.sent(message)
     return new Promise((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => {
-        if (error) reject(Object.assign(error, { code: (error as NodeJS.ErrnoException).code ?? "EPIPE" }))
-        else resolve()
+        if (!error) return resolve()
+        const code = (error as NodeJS.ErrnoException).code ?? "EPIPE"
+        // A server that dies at start closes its stdin before we know it exited: a bare
+        // "write EPIPE" would hide why. Name the exit (its stderr is in diagnostics by then).
+        if (this.closing) return reject(Object.assign(error, { code }))
+        void this.exited(EXIT_WAIT_MS).then((exited) =>
+          reject(exited
+            ? Object.assign(new Error(`the server process exited (${this.exitText()}) before reading what was sent`), { code, cause: error })
+            : Object.assign(error, { code }))
+        )
       })
     })
   }
 
   /** Ends the whole process group; idempotent, every caller awaits the same shutdown. */
   close(): Promise<void> {
-    this.closePromise ??= this.shutdown().finally(() => {
-      this.groupGone()
-      this.notifyClose()
-    })
+    this.closePromise ??= this.end().then(() => undefined)
     return this.closePromise
   }
 
-  private async shutdown(): Promise<void> {
+  /**
+   * {@link close}, with how it went: resolves once nothing of the group is left, or (after
+   * SIGKILL and a bound) with the pids still alive.
+   */
+  end(): Promise<GroupEnd> {
+    this.endPromise ??= this.shutdown().finally(() => {
+      this.groupGone()
+      this.notifyClose()
+    })
+    return this.endPromise
+  }
+
+  private async shutdown(): Promise<GroupEnd> {
     this.closing = true
     try {
       this.child.stdin!.end()
     } catch {
       // already destroyed
     }
-    if (!this.groupAlive()) return
-    signalGroup(this.pid, "SIGINT")
-    if (await this.waitGroupGone(SIGTERM_AFTER_MS)) return
-    signalGroup(this.pid, "SIGTERM")
-    if (await this.waitGroupGone(SIGKILL_AFTER_MS)) return
-    const members = process.platform === "linux" ? groupMembers(this.pid) : undefined
-    signalGroup(this.pid, "SIGKILL")
-    await this.waitGroupGone(REAP_WAIT_MS, members)
+    return endGroup(this.pid, () => this.exit !== undefined)
   }
 
   /** The group is gone (or was sent SIGKILL, which nothing survives): its records go too. */
@@ -258,31 +275,29 @@ export class StdioChildTransport implements SdkTransport {
   }
 
   /**
-   * Resolves true as soon as the group is gone, false after `ms`. Polls because grandchildren send
-   * us no events. The timers stay referenced: the escalation must complete even when nothing else
-   * keeps the event loop alive, and it lasts at most 600 ms.
+   * Resolves true once the child has exited and its stderr has ended (or a little after the exit:
+   * a grandchild may hold stderr open), false when it has not exited within `ms`.
    */
-  private waitGroupGone(ms: number, members?: ReadonlyArray<number>): Promise<boolean> {
-    const gone = members === undefined
-      ? () => !this.groupAlive()
-      : () => !groupExists(this.pid) || members.every((pid) => startTime(pid) === undefined)
+  private exited(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      let done = false
-      const finish = (gone: boolean) => {
-        if (done) return
-        done = true
-        clearInterval(poll)
-        clearTimeout(timer)
-        this.child.off("exit", check)
-        resolve(gone)
-      }
       const check = () => {
-        if (gone()) finish(true)
+        if (this.exit === undefined) return false
+        if (this.stderrEnded) resolve(true)
+        else setTimeout(() => resolve(true), STDERR_DRAIN_MS).unref()
+        return true
       }
-      const poll = setInterval(check, POLL_MS)
-      const timer = setTimeout(() => finish(gone()), ms)
-      this.child.on("exit", check)
-      check()
+      if (check()) return
+      const onExit = () => {
+        clearTimeout(timer)
+        check()
+      }
+      const timer = setTimeout(() => {
+        this.child.off("exit", onExit)
+        resolve(false)
+      }, ms)
+      timer.unref()
+      // Runs after the constructor's exit listener has recorded the exit.
+      this.child.once("exit", onExit)
     })
   }
 
@@ -290,7 +305,9 @@ export class StdioChildTransport implements SdkTransport {
     if (this.ended) return
     this.ended = true
     this.flushPartialLine()
-    if (!this.groupAlive()) this.groupGone()
+    // While closing, the reaper decides when the group is gone: a /proc scan per exit here cost
+    // fifty shutting-down servers fifty scans of every process on the machine.
+    if (!this.closing && !this.groupAlive()) this.groupGone()
     if (!this.closing && this.started) this.onerror?.(this.exitError())
     if (this.started) this.notifyClose()
   }
@@ -307,7 +324,7 @@ export class StdioChildTransport implements SdkTransport {
   }
 
   private exitError(): Error {
-    const tail = this.diagnostics()
+    const tail = this.stderrTail.text()
     return new Error(
       `MCP server "${this.serverName}" (${this.command}) exited unexpectedly, ${this.exitText()}` +
         (tail === undefined ? "" : `\nstderr:\n${tail}`)
@@ -502,7 +519,17 @@ export const openStdio = (
       child.once("error", onError)
       child.once("spawn", onSpawn)
     }),
-    (transport) => Effect.promise(() => transport.close())
+    (transport) =>
+      Effect.promise(() => transport.end()).pipe(
+        Effect.flatMap((end) =>
+          end.gone
+            ? Effect.void
+            : Effect.logWarning(
+              `MCP server "${server.name}": processes ${end.left.join(", ")} of its group were still alive ` +
+                `${end.ms} ms after the shutdown began (SIGKILL sent); they are left to the kernel`
+            ).pipe(Effect.annotateLogs({ server: server.name, pids: end.left.join(",") }))
+        )
+      )
   ).pipe(
     Effect.map(
       (transport): OpenedTransport => ({
