@@ -31,6 +31,7 @@ import { indexPrompts, indexResources, promptName, type PromptNaming, unreadable
  * server sends any -32002, an older upstream's too, as -32602).
  */
 export const JsonRpc = {
+  MethodNotFound: ProtocolErrorCode.MethodNotFound,
   InvalidParams: ProtocolErrorCode.InvalidParams,
   InternalError: ProtocolErrorCode.InternalError
 } as const
@@ -153,8 +154,15 @@ export const subscribeRouted = (uri: string, denied: (server: string) => boolean
       return yield* Effect.fail(new ResourceNotFoundError(uri, `Resource not found: ${uri}. No configured server lists it or has a template for it.`))
     }
     const pool = yield* ConnectionPool
-    yield* pool.run(owner, subscribe ? "resources/subscribe" : "resources/unsubscribe", (c, signal) =>
-      subscribe ? c.client.subscribeResource({ uri }, { signal }) : c.client.unsubscribeResource({ uri }, { signal }))
+    yield* pool.run(owner, subscribe ? "resources/subscribe" : "resources/unsubscribe", async (c, signal) => {
+      // A 2026-07-28 server has no resources/subscribe (its updates come on the connection's
+      // subscriptions/listen stream): acknowledged when it offers subscriptions at all.
+      if (c.era === "modern") {
+        if (c.capabilities?.resources?.subscribe) return {}
+        throw protocolError(JsonRpc.MethodNotFound, `Server ${owner} offers no resource subscriptions`)
+      }
+      return subscribe ? c.client.subscribeResource({ uri }, { signal }) : c.client.unsubscribeResource({ uri }, { signal })
+    })
     return {}
   })
 
