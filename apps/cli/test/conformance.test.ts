@@ -41,7 +41,8 @@ const exec = (args: ReadonlyArray<string>) =>
 const clientScenarios = async (): Promise<Array<string>> => {
   const { output } = await exec(["list"])
   const section = output.slice(output.indexOf("Client scenarios"))
-  return [...section.matchAll(/^\s+-\s+(\S+)$/gm)].map((m) => m[1]!)
+  // 0.1.13+ adds the spec versions a scenario covers: `  - initialize [2025-06-18,2025-11-25]`.
+  return [...section.matchAll(/^\s+-\s+(\S+)(?:\s+\[[^\]]*\])?$/gm)].map((m) => m[1]!)
 }
 
 interface Outcome {
