@@ -84,6 +84,8 @@ export const makeDrain = () => {
     drain(timeoutMs: number): Promise<boolean> {
       draining = true
       for (const res of streams) res.destroy()
+      // A call answered now must not leave its keep-alive connection open for another request.
+      for (const res of calls) res.once("finish", () => res.socket?.end())
       if (calls.size === 0) return Promise.resolve(true)
       return new Promise((resolve) => {
         const timer = setTimeout(() => resolve(calls.size === 0), timeoutMs)
