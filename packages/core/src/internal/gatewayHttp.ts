@@ -52,10 +52,10 @@ import {
 import {
   createLimitedServer,
   DEFAULT_DRAIN_TIMEOUT_MS,
-  type Flight,
   healthAnswer,
   type ListenerLimits,
-  makeDrain
+  makeDrain,
+  stopAccepting
 } from "./httpListener.js"
 import { isSessionId, newSessionId } from "./sessionId.js"
 
@@ -288,6 +288,7 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       // Probes of a balancer or an orchestrator: no token, no details.
       const health = healthAnswer(req.method, req.url, ready() && !drain.draining)
       if (health) return void res.writeHead(health.status, { "content-type": "text/plain" }).end(health.body)
+      drain.track(res)
       // Only the endpoint itself: `/mcp-admin`, `/mcp/x` or `/mcpx` are not it.
       if (!isEndpoint(req.url)) return void res.writeHead(404).end()
       if (socket === undefined) {
@@ -319,8 +320,7 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
         body = read.value
       }
       // A response that never ends on its own (a stream) is cut by a drain; a call may finish.
-      const streaming = req.method === "GET" || (body as { method?: unknown } | null)?.method === "subscriptions/listen"
-      drain.track(res, (streaming ? "stream" : "call") satisfies Flight)
+      if (req.method === "GET" || (body as { method?: unknown } | null)?.method === "subscriptions/listen") drain.isStream(res)
       const id = req.headers["mcp-session-id"]
       // No session named and the body claims 2026-07-28 (the SDK's own classification): stateless.
       if (id === undefined && req.method === "POST" && !(await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: maxBody }))) {
@@ -383,9 +383,16 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
         // The drain: no new connections (a balancer's connect fails and it tries the next
         // replica), requests on open ones still served but with `Connection: close`, streams cut,
         // calls in flight given the grace period.
-        const closed = new Promise((resolve) => listener.close(resolve))
-        listener.closeIdleConnections()
-        await drain.drain(options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS)
+        const closed = stopAccepting(listener)
+        const grace = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS
+        let timer: ReturnType<typeof setTimeout> | undefined
+        // Every call answered and every connection closed (responses now say `Connection: close`,
+        // idle keep-alive ones end at their timeout), or the grace period is over.
+        await Promise.race([
+          Promise.all([drain.drain(grace), closed]),
+          new Promise((resolve) => (timer = setTimeout(resolve, grace)))
+        ])
+        clearTimeout(timer)
         for (const s of sessions.values()) await s.transport.close().catch(() => undefined)
         listener.closeAllConnections()
         await closed

@@ -5,6 +5,7 @@
  * calls in flight finish within a grace period, cut long-lived streams at once.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import * as net from "node:net"
 
 /** The listener's limits (Node's own server settings). */
 export interface ListenerLimits {
@@ -48,9 +49,6 @@ export const createLimitedServer = (
   return server
 }
 
-/** What a response in flight is to a drain. */
-export type Flight = "call" | "stream"
-
 /**
  * Tracks the responses in flight and the drain. A `call` (a POST with requests) may finish
  * within the grace period; a `stream` (a session's GET, a `subscriptions/listen`) never finishes
@@ -65,16 +63,22 @@ export const makeDrain = () => {
     get draining() {
       return draining
     },
-    /** Counts `res` until it closes. */
-    track(res: ServerResponse, flight: Flight) {
-      const set = flight === "call" ? calls : streams
-      set.add(res)
+    /** Counts `res` as a call until it closes: from its first byte on, so a drain waits for it. */
+    track(res: ServerResponse) {
+      calls.add(res)
       res.once("close", () => {
-        set.delete(res)
+        calls.delete(res)
+        streams.delete(res)
         if (calls.size === 0) idle?.()
       })
       if (draining) res.setHeader("connection", "close")
-      if (draining && flight === "stream") res.destroy()
+    },
+    /** `res` turned out to be a stream (known once its body is read): a drain cuts it. */
+    isStream(res: ServerResponse) {
+      if (!calls.delete(res)) return
+      streams.add(res)
+      if (calls.size === 0) idle?.()
+      if (draining) res.destroy()
     },
     inFlight: () => calls.size,
     /**
@@ -110,3 +114,12 @@ export const healthAnswer = (
   if (path === "/healthz") return { status: 200, body: "ok\n" }
   return ready ? { status: 200, body: "ready\n" } : { status: 503, body: "not ready\n" }
 }
+
+/**
+ * Stops accepting connections without closing the idle ones, as `http.Server.close` does: a
+ * connection accepted a moment ago whose request is not parsed yet counts as idle, and closing
+ * it resets a request a balancer already sent (and will not send again). Resolves when every
+ * connection has closed.
+ */
+export const stopAccepting = (server: Server): Promise<void> =>
+  new Promise((resolve) => void net.Server.prototype.close.call(server, () => resolve()))
