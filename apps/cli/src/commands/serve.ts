@@ -23,9 +23,8 @@ import { err } from "../Render.js"
 
 // --- listening: address, hosts, drain (docs/serve.md) -------------------------------------
 const http = Options.text("http").pipe(
-  Options.withSchema(Schema.String.pipe(Schema.filter((s) => {
-    const parsed = parseListen(s)
-    return typeof parsed === "string" ? `--http: ${parsed}` : true
+  Options.withSchema(Schema.String.pipe(Schema.filter((s) => typeof parseListen(s) !== "string", {
+    message: (issue) => `--http: ${parseListen(String(issue.actual))}`
   }))),
   Options.optional,
   Options.withDescription(
