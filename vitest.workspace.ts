@@ -83,6 +83,21 @@ export default defineWorkspace([
     }
   },
   {
+    // `npm run test:lb`: replicas of serve --http behind a real nginx (installed by
+    // scripts/ensure-nginx.sh when missing); slow, so not part of `npm test`.
+    resolve,
+    ssr,
+    test: {
+      name: "lb",
+      root: "./apps/cli",
+      include: ["lb/**/*.test.ts"],
+      globalSetup: ["../../test/tmpdir.globalSetup.ts", "./test/globalSetup.ts"],
+      testTimeout: 240_000,
+      hookTimeout: 120_000,
+      pool: "forks"
+    }
+  },
+  {
     // The packages as a user installs them: npm pack, npm install of the tarballs into temp dirs,
     // the README's Library example type-checked and run there. Plain Node resolution, no conditions.
     test: {

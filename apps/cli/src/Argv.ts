@@ -118,7 +118,8 @@ const placeholders: Readonly<Record<string, string>> = {
   "--args": "a JSON object",
   "--out": "a file",
   "--timeout": "milliseconds",
-  "--http": "a port number"
+  "--http": "[HOST:]PORT",
+  "--drain-timeout": "seconds"
 }
 
 const describeValue = (flag: string, value: string) =>

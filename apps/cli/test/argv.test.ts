@@ -51,7 +51,7 @@ describe("the command line, before @effect/cli reads it (pure)", () => {
 
   it("names the option whose value has the wrong type", () => {
     expect(message("call mcp__a__b --timeout abc")).toBe("--timeout abc: expected a whole number (milliseconds).")
-    expect(message("serve --http x")).toBe("--http x: expected a whole number (a port number).")
+    expect(message("serve --drain-timeout x")).toBe("--drain-timeout x: expected a whole number (seconds).")
     expect(message("tools --transport htp")).toContain('--transport htp: expected one of http, sse, ws. Did you mean "http"?')
     expect(message("tools --log-level loud")).toContain("--log-level loud: expected one of debug, info, notice")
   })

@@ -81,6 +81,19 @@ const send = (
     req.end(options.body)
   })
 
+/** A GET stream of a session: its status, and a way to close it and see it closed. */
+const openStream = (url: string, headers: Record<string, string>) =>
+  new Promise<{ status: number; close: () => void; closed: Promise<void> }>((resolve, reject) => {
+    const u = new URL(url)
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: "GET", headers: { accept: "text/event-stream", ...headers } }, (res) => {
+      const closed = new Promise<void>((done) => res.once("close", () => done()))
+      res.resume()
+      resolve({ status: res.statusCode ?? 0, close: () => req.destroy(), closed })
+    })
+    req.on("error", (e) => (e as NodeJS.ErrnoException).code === "ECONNRESET" || reject(e))
+    req.end()
+  })
+
 const clientOf = (address: string, token: string | undefined) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
@@ -125,20 +138,42 @@ describe("serve --http is for one user", () => {
       expect((yield* Effect.promise(() => send(address, { body: big, headers: { ...headers, "mcp-session-id": opened.session! } }))).status).toBe(413)
     }))
 
-  it.scoped("sessions are capped, and an idle one is closed", () =>
+  it.scoped("sessions are capped: the least recently used idle one makes room, busy ones never; idle ones are closed", () =>
     Effect.gen(function*() {
       const { address, token } = yield* gatewayOf({ port: 0, maxSessions: 2, sessionIdleMs: 60_000 })
       const headers = { authorization: `Bearer ${token}` }
       const first = yield* Effect.promise(() => send(address, { body: initialize, headers }))
-      yield* Effect.promise(() => send(address, { body: initialize, headers }))
+      const second = yield* Effect.promise(() => send(address, { body: initialize, headers }))
+      const version = { "mcp-protocol-version": "2025-06-18" }
+      // A session's GET stream keeps it busy: with both busy, no room.
+      const streams = yield* Effect.promise(() => Promise.all([first, second].map((o) => openStream(address, { ...headers, ...version, "mcp-session-id": o.session! }))))
+      expect(streams.map((s) => s.status)).toEqual([200, 200])
       expect((yield* Effect.promise(() => send(address, { body: initialize, headers }))).status).toBe(503)
+      for (const s of streams) s.close()
+      yield* Effect.promise(() => Promise.all(streams.map((s) => s.closed)))
+      // Idle once the gateway sees the streams' sockets close (no event of it reaches this test:
+      // asked again until then): the least recently used one is closed for the newcomer.
+      const retried = yield* Effect.promise(async () => {
+        for (let i = 0; i < 400; i++) {
+          const r = await send(address, { body: initialize, headers })
+          if (r.status !== 503) return r.status
+          await new Promise((resolve) => setTimeout(resolve, 25))
+        }
+        return 503
+      })
+      expect(retried).toBe(200)
       const ping = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })
-      const sessionHeaders = { ...headers, "mcp-session-id": first.session!, "mcp-protocol-version": "2025-06-18" }
+      const sessionHeaders = { ...headers, ...version, "mcp-session-id": first.session! }
+      // Its id is still ours (signed), so its client is answered, statelessly; a made-up one is not.
       expect((yield* Effect.promise(() => send(address, { body: ping, headers: sessionHeaders }))).status).toBe(200)
-      // Idle past the limit: gone, and its place is free again.
+      const forged = { ...sessionHeaders, "mcp-session-id": first.session!.slice(0, -2) + "AA" }
+      expect((yield* Effect.promise(() => send(address, { body: ping, headers: forged }))).status).toBe(404)
+      // No stream of it is held here any more; the second one's still is, until it is idle too.
+      expect((yield* Effect.promise(() => openStream(address, sessionHeaders).then((s) => (s.close(), s.status))))).toBe(405)
+      const secondHeaders = { ...headers, ...version, "mcp-session-id": second.session! }
+      expect((yield* Effect.promise(() => send(address, { body: ping, headers: secondHeaders }))).status).toBe(200)
       yield* TestClock.adjust("2 minutes")
-      expect((yield* Effect.promise(() => send(address, { body: ping, headers: sessionHeaders }))).status).toBe(404)
-      expect((yield* Effect.promise(() => send(address, { body: initialize, headers }))).status).toBe(200)
+      expect((yield* Effect.promise(() => openStream(address, secondHeaders).then((s) => (s.close(), s.status))))).toBe(405)
     }))
 
   it.scoped("a client that drops its request cancels the upstream call", () =>

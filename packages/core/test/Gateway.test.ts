@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Gateway } from "@mcpctl/core/Gateway"
-import { isLoopbackRequest } from "@mcpctl/core/HttpAccess"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { defaultLimits } from "@mcpctl/core/ServerConfig"
@@ -10,19 +9,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as http from "node:http"
-
-describe("loopback check (pure)", () => {
-  it("serves only loopback Host headers, and Origin only when it is loopback too", () => {
-    expect(isLoopbackRequest("127.0.0.1:8080", undefined, 8080)).toBe(true)
-    expect(isLoopbackRequest("localhost:8080", "http://localhost:8080", 8080)).toBe(true)
-    expect(isLoopbackRequest("[::1]:8080", undefined, 8080)).toBe(true)
-    expect(isLoopbackRequest("127.0.0.1:9", undefined, 8080)).toBe(false)
-    expect(isLoopbackRequest("evil.test:8080", undefined, 8080)).toBe(false)
-    expect(isLoopbackRequest(undefined, undefined, 8080)).toBe(false)
-    expect(isLoopbackRequest("127.0.0.1:8080", "http://evil.test", 8080)).toBe(false)
-    expect(isLoopbackRequest("127.0.0.1:8080", "https://127.0.0.1:8080", 8080)).toBe(false)
-  })
-})
 
 const server = Fixtures.inMemory("notes")
 

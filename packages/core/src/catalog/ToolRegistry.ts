@@ -2,6 +2,7 @@
  * The catalogue: every connected server's tools as `McpTool`s named `mcp__<server>__<tool>`, and
  * the one call path (resolve → permission → `tools/call` with its timeout).
  */
+import { trackCall } from "../internal/callMetrics.js"
 import { UrlElicitationRequiredError, ProtocolErrorCode } from "@modelcontextprotocol/client"
 import type { CallToolResult, Icon, Tool } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
@@ -483,7 +484,9 @@ const make = Effect.gen(function*() {
         },
         args
       }).pipe(
-        Effect.zipRight(Effect.suspend(() => elicitation ? sendWithSteps(tool, args, options) : send(tool, args, options))),
+        Effect.zipRight(
+          Effect.suspend(() => elicitation ? sendWithSteps(tool, args, options) : send(tool, args, options)).pipe(trackCall(tool.server, tool.tool))
+        ),
         Effect.map((result) => ({ tool, result }))
       )))
 

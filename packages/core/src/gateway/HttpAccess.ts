@@ -28,13 +28,74 @@ export const isEndpoint = (url: string | undefined): boolean => {
   return path === ENDPOINT_PATH
 }
 
+/** Where `serve --http` listens: a host (default 127.0.0.1) and a port. */
+export interface ListenAddress {
+  readonly host: string
+  readonly port: number
+}
+
 /**
- * Whether a request's Host (and Origin, when there is one) name this loopback listener on
- * `port` (pure): anything else may be a web page reaching 127.0.0.1 through DNS rebinding.
+ * Parses `[HOST:]PORT` (`8080`, `0.0.0.0:8080`, `[::]:8080`, `localhost:0`) (pure); a message
+ * saying what is wrong otherwise.
  */
-export const isLoopbackRequest = (host: string | undefined, origin: string | undefined, port: number): boolean => {
-  const loopback = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
-  return loopback.includes(host ?? "") && (origin === undefined || loopback.some((h) => origin === `http://${h}`))
+export const parseListen = (text: string): ListenAddress | string => {
+  const m = /^(?:(\[[0-9A-Fa-f:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(text.trim())
+  const port = m ? Number(m[2]) : NaN
+  if (!m || port > 65535) return `"${text}" is not [HOST:]PORT (a port is a number from 0 to 65535; 0: any free port)`
+  const host = m[1] === undefined ? "127.0.0.1" : m[1].replace(/^\[(.*)\]$/, "$1")
+  return { host, port }
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"])
+
+/** Whether a host name or address is loopback: `localhost`, `127.x.x.x`, `::1` (pure). */
+export const isLoopbackHost = (host: string): boolean => {
+  const h = host.toLowerCase()
+  return LOOPBACK_NAMES.has(h) || /^127(\.\d{1,3}){3}$/.test(h) || h === "::ffff:127.0.0.1"
+}
+
+/** The host name of a `Host` header or an origin's authority, without its port, lower case (pure). */
+const hostName = (authority: string): string => {
+  const a = authority.toLowerCase()
+  if (a.startsWith("[")) return a.slice(0, a.indexOf("]") + 1)
+  const colon = a.lastIndexOf(":")
+  return colon === -1 ? a : a.slice(0, colon)
+}
+
+const isIpLiteral = (name: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith("[")
+
+/** Which Host (and Origin) names a listener answers. */
+export interface HostPolicy {
+  /** The listener is on a loopback address (the default 127.0.0.1). */
+  readonly loopback: boolean
+  /** `--allowed-host`: names a proxy presents (`mcp.example.com`, or `mcp.example.com:8443` for that port only). */
+  readonly allowedHosts?: ReadonlyArray<string> | undefined
+}
+
+/** Whether one authority (`name[:port]`) passes the policy (pure). */
+const authorityAllowed = (authority: string, policy: HostPolicy): boolean => {
+  const name = hostName(authority)
+  for (const allowed of policy.allowedHosts ?? []) {
+    const a = allowed.toLowerCase()
+    if (a === authority.toLowerCase() || (!a.includes(":") || a.endsWith("]")) && a === name) return true
+  }
+  // A loopback name on any port: what a client on this machine (or a port forward) sends. A
+  // DNS-rebinding page sends its own host name, never one of these.
+  if (policy.loopback) return isLoopbackHost(name)
+  // Off loopback (a token is required there) a client may also name the machine by address:
+  // a rebinding page always has a DNS name.
+  return isLoopbackHost(name) || isIpLiteral(name)
+}
+
+/**
+ * Whether a request's Host (and Origin, when there is one) may be answered (pure): anything
+ * else may be a web page reaching the listener through DNS rebinding.
+ */
+export const isAllowedRequest = (host: string | undefined, origin: string | undefined, policy: HostPolicy): boolean => {
+  if (host === undefined || host === "" || !authorityAllowed(host, policy)) return false
+  if (origin === undefined) return true
+  const m = /^https?:\/\/([^/]+)$/i.exec(origin)
+  return m !== null && authorityAllowed(m[1]!, policy)
 }
 
 /** Whether an `Authorization` header carries `token` as a bearer token, compared in constant time (pure). */

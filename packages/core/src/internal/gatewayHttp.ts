@@ -14,6 +14,13 @@
  *   with its own scope.
  *
  * In both, a client that drops a response cancels the calls it was waiting for.
+ *
+ * Behind a round-robin balancer (docs/serve.md): session ids are signed with the token the
+ * replicas share (sessionId.ts), so a replica that does not hold a session answers its POSTs
+ * statelessly (one gateway server per request, like the modern leg) and its DELETE with 200,
+ * holding nothing; at the session cap the least recently used idle session is closed, since its
+ * client is answered anywhere anyway. Only a server's question relayed mid-call needs the replica
+ * that holds the session (hash on `Mcp-Session-Id`).
  */
 import { createMcpHandler, isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server"
 import type { Server } from "@modelcontextprotocol/server"
@@ -26,9 +33,8 @@ import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
-import { randomUUID } from "node:crypto"
 import * as fs from "node:fs/promises"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { connect } from "node:net"
 import { UsageError } from "../Errors.js"
 import { type HeaderParam, paramHeaderMismatch } from "../gateway/ParamHeaders.js"
@@ -36,17 +42,40 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   ENDPOINT_PATH,
   hasBearer,
+  isAllowedRequest,
   isEndpoint,
-  isLoopbackRequest,
+  isLoopbackHost,
   newToken,
   readBody,
   requestIds
 } from "../gateway/HttpAccess.js"
+import {
+  createLimitedServer,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  healthAnswer,
+  type ListenerLimits,
+  makeDrain,
+  stopAccepting
+} from "./httpListener.js"
+import { isSessionId, newSessionId } from "./sessionId.js"
 
 /** How `serve --http` listens and whom it lets in. */
 export interface HttpServeOptions {
-  /** Port on 127.0.0.1; 0 picks a free one. Ignored with `socket`. */
+  /** Port; 0 picks a free one. Ignored with `socket`. */
   readonly port?: number | undefined
+  /**
+   * Address to bind (default 127.0.0.1). Off loopback a `token` must be given (the replicas
+   * share it); TLS belongs in the proxy in front.
+   */
+  readonly host?: string | undefined
+  /** Host (and Origin) names a proxy presents, beyond loopback names (`--allowed-host`). */
+  readonly allowedHosts?: ReadonlyArray<string> | undefined
+  /** Header/request/keep-alive timeouts and the connection cap (httpListener.ts). */
+  readonly limits?: ListenerLimits | undefined
+  /** On shutdown, calls in flight get this long to finish (default 10 s). */
+  readonly drainTimeoutMs?: number | undefined
+  /** Whether `/readyz` says ready (default: always); serve: once every server connected or failed. */
+  readonly ready?: (() => boolean) | undefined
   /** A Unix socket path instead of a port: created 0600, so only its owner can connect. */
   readonly socket?: string | undefined
   /** The bearer token every request must carry; default a random one per run (none on a socket). */
@@ -127,7 +156,20 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
   Effect.gen(function*() {
     const makeServer = servers.session
     const socket = options.socket
+    const host = options.host ?? "127.0.0.1"
+    const loopback = socket !== undefined || isLoopbackHost(host)
+    if (!loopback && options.token === undefined) {
+      return yield* new UsageError({
+        message: `Serving on ${host} (off loopback) needs a token every replica shares: give --token-file FILE, ` +
+          `and put TLS in the proxy in front (docs/serve.md).`
+      })
+    }
     const token = options.token ?? (socket === undefined ? newToken() : undefined)
+    // Signs session ids: the shared token behind a balancer, else a secret of this run.
+    const secret = token ?? newToken()
+    const policy = { loopback, allowedHosts: options.allowedHosts }
+    const drain = makeDrain()
+    const ready = options.ready ?? (() => true)
     const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS
     const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS
     const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
@@ -142,7 +184,7 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
       const server = yield* makeServer.pipe(Scope.extend(scope))
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: () => newSessionId(secret),
         onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0 }),
         maxRequestBodySize: maxBody
       } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
@@ -191,6 +233,31 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       Effect.forkScoped
     )
 
+    /**
+     * A POST of a session another replica opened (its id is signed with our token): served like
+     * the modern leg, one gateway server and a stateless transport for this request alone.
+     */
+    const serveElsewhereSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, id: string) => {
+      // Nothing of the session is held here: closing it leaves nothing behind either.
+      if (req.method === "DELETE") return void res.writeHead(200).end()
+      if (req.method !== "POST") return jsonError(res, 405, -32000, "Method not allowed: this replica holds no stream of the session")
+      const server = await runSession(servers.request)
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: maxBody } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
+      await server.connect(transport)
+      // A dropped response closes the transport, which aborts the calls it carried.
+      res.once("close", () => void transport.close().catch(() => undefined).then(() => server.close()).catch(() => undefined))
+      res.setHeader("mcp-session-id", id)
+      return transport.handleRequest(req, res, body)
+    }
+
+    /** At the cap: the least recently used idle session goes (its client is answered statelessly). */
+    const evictOne = (): boolean => {
+      let oldest: Session | undefined
+      for (const s of sessions.values()) if (s.active === 0 && (!oldest || s.lastSeen < oldest.lastSeen)) oldest = s
+      if (oldest) void oldest.transport.close().catch(() => undefined)
+      return oldest !== undefined
+    }
+
     /** While `res` is open the session is busy; a response closed early cancels its requests. */
     const track = (session: Session | undefined, res: ServerResponse, ids: ReadonlyArray<string | number>) => {
       if (session) {
@@ -218,13 +285,20 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
 
     let bound = options.port ?? 0
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      // Probes of a balancer or an orchestrator: no token, no details.
+      const health = healthAnswer(req.method, req.url, ready() && !drain.draining)
+      if (health) return void res.writeHead(health.status, { "content-type": "text/plain" }).end(health.body)
+      drain.track(res)
       // Only the endpoint itself: `/mcp-admin`, `/mcp/x` or `/mcpx` are not it.
       if (!isEndpoint(req.url)) return void res.writeHead(404).end()
       if (socket === undefined) {
         // DNS rebinding: a web page must not reach the user's tools through a name that resolves
-        // to 127.0.0.1, so only loopback Host (and Origin, when a browser sends one) are served.
-        if (!isLoopbackRequest(req.headers.host, req.headers.origin, bound)) {
-          return void res.writeHead(403, { "content-type": "text/plain" }).end("mcpctl serve answers only loopback hosts and origins\n")
+        // to this listener, so only loopback names, `--allowed-host` names (and, off loopback,
+        // addresses) are served as Host and Origin.
+        if (!isAllowedRequest(req.headers.host, req.headers.origin, policy)) {
+          return void res.writeHead(403, { "content-type": "text/plain" }).end(
+            "mcpctl serve answers only loopback hosts and origins, and those given with --allowed-host\n"
+          )
         }
       } else if (req.headers.origin !== undefined) {
         return void res.writeHead(403, { "content-type": "text/plain" }).end("mcpctl serve answers no browser origins on its socket\n")
@@ -245,6 +319,8 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
         if (read._tag === "Invalid") return jsonError(res, 400, -32700, "Parse error: the body is not JSON")
         body = read.value
       }
+      // A response that never ends on its own (a stream) is cut by a drain; a call may finish.
+      if (req.method === "GET" || (body as { method?: unknown } | null)?.method === "subscriptions/listen") drain.isStream(res)
       const id = req.headers["mcp-session-id"]
       // No session named and the body claims 2026-07-28 (the SDK's own classification): stateless.
       if (id === undefined && req.method === "POST" && !(await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: maxBody }))) {
@@ -261,12 +337,13 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
         track(existing, res, requestIds(body))
         return existing.transport.handleRequest(req, res, body)
       }
+      if (typeof id === "string" && isSessionId(id, secret)) return serveElsewhereSession(req, res, body, id)
       if (req.method !== "POST" || id !== undefined) return jsonError(res, 404, -32001, "Session not found")
       // Only an initialize request opens a session (and builds a gateway).
       if (!isInitializeRequest(body)) return jsonError(res, 400, -32600, "No session: send initialize first")
       if (sessions.size >= maxSessions) {
         await runSession(closeIdle)
-        if (sessions.size >= maxSessions) {
+        if (sessions.size >= maxSessions && !evictOne()) {
           return jsonError(res, 503, -32000, `Too many sessions (at most ${maxSessions}); close one (DELETE) and retry`, { "retry-after": "5" })
         }
       }
@@ -274,14 +351,15 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       if (!transport) return void res.writeHead(500).end()
       return transport.handleRequest(req, res, body)
     }
-    const listener = createServer((req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500).end()))
-    const where = socket ?? `127.0.0.1:${bound}`
+    const listener = createLimitedServer(options.limits ?? {}, (req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500).end()))
+    const hostPart = host.includes(":") ? `[${host}]` : host
+    const where = socket ?? `${hostPart}:${bound}`
     bound = yield* Effect.async<number, UsageError>((resume) => {
       const fail = (e: Error) => resume(Effect.fail(new UsageError({ message: `Cannot serve on ${where}: ${e.message}`, cause: e })))
       listener.once("error", fail)
       if (socket === undefined) {
         try {
-          listener.listen(bound, "127.0.0.1", () => resume(Effect.succeed((listener.address() as { port: number }).port)))
+          listener.listen(bound, host, () => resume(Effect.succeed((listener.address() as { port: number }).port)))
         } catch (e) {
           // Node throws (not emits) for a port outside 0-65535.
           resume(Effect.fail(new UsageError({ message: `Cannot serve on port ${bound}: a port is a number from 0 to 65535.`, cause: e })))
@@ -302,12 +380,25 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
     })
     yield* Effect.addFinalizer(() =>
       Effect.promise(async () => {
+        // The drain: no new connections (a balancer's connect fails and it tries the next
+        // replica), requests on open ones still served but with `Connection: close`, streams cut,
+        // calls in flight given the grace period.
+        const closed = stopAccepting(listener)
+        const grace = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS
+        let timer: ReturnType<typeof setTimeout> | undefined
+        // Every call answered and every connection closed (responses now say `Connection: close`,
+        // idle keep-alive ones end at their timeout), or the grace period is over.
+        await Promise.race([
+          Promise.all([drain.drain(grace), closed]),
+          new Promise((resolve) => (timer = setTimeout(resolve, grace)))
+        ])
+        clearTimeout(timer)
         for (const s of sessions.values()) await s.transport.close().catch(() => undefined)
         listener.closeAllConnections()
-        await new Promise((resolve) => listener.close(resolve))
+        await closed
       }))
     return {
-      address: socket === undefined ? `http://127.0.0.1:${bound}${ENDPOINT_PATH}` : `unix:${socket}:${ENDPOINT_PATH}`,
+      address: socket === undefined ? `http://${hostPart}:${bound}${ENDPOINT_PATH}` : `unix:${socket}:${ENDPOINT_PATH}`,
       token,
       sessions: () => sessions.size
     }
