@@ -12,6 +12,7 @@ import { mcpctl } from "../src/Commands.js"
 import { commandAt, commandHelp, extras, groups, helpRequest, rootHelp, wrap } from "../src/Help.js"
 import { showHelp } from "../src/HelpCommand.js"
 import { docsOf } from "../src/HelpDocs.js"
+import { toolHelp, toolOfCall } from "../src/ToolHelp.js"
 import { cliBin, repoRoot } from "./support.js"
 
 const docs = docsOf(mcpctl)
@@ -140,5 +141,34 @@ describe("printing help", () => {
     expect(stdout).toMatch(/^mcpctl \d+\.\d+\.\d+: an MCP client host/)
     expect(stdout).not.toContain("\x1b[")
     expect(stdout.split("\n").slice(1, 3)).toEqual(["", "Usage: mcpctl COMMAND [options]"])
+  })
+})
+
+describe("mcpctl call TOOL --help", () => {
+  const tool = {
+    name: "mcp__everything__get-sum",
+    description: "Returns the sum of two numbers",
+    inputSchema: {
+      properties: {
+        a: { type: "number", description: "First number" },
+        b: { type: "number", description: "Second number" },
+        mode: { type: "string", enum: ["fast", "slow"], default: "fast" }
+      },
+      required: ["a", "b"]
+    }
+  }
+
+  it("shows the parameters as key=value usage: types, required, enums, descriptions", () => {
+    const text = toolHelp(tool)
+    expect(text).toContain("Usage: mcpctl call mcp__everything__get-sum a=NUMBER b=NUMBER [mode=fast|slow]")
+    expect(text).toContain("  a (number, required)\n      First number")
+    expect(text).toContain("  mode (fast|slow, optional, default \"fast\")")
+    expect(toolHelp({ ...tool, inputSchema: {} })).toContain("No parameters.")
+  })
+
+  it("finds the tool past flags and their values", () => {
+    const takes = (f: string) => f === "--config"
+    expect(toolOfCall(["call", "--config", "x.json", "mcp__a__b", "--help"], takes)).toBe("mcp__a__b")
+    expect(toolOfCall(["call", "--json", "--help"], takes)).toBeUndefined()
   })
 })
