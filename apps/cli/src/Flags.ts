@@ -112,4 +112,7 @@ export const auth = Options.boolean("auth").pipe(
 )
 
 /** `[SERVER…]` of the listing commands: the servers to ask (default: every enabled one). */
-export const servers = Args.text({ name: "server" }).pipe(Args.repeated)
+export const servers = Args.text({ name: "server" }).pipe(
+  Args.withDescription("The servers to ask, by name (default: every enabled server)"),
+  Args.repeated
+)

@@ -15,6 +15,7 @@ import { mcpctl } from "./Commands.js"
 import { withPlainConsole } from "./Console.js"
 import { codeOf, recordSignals } from "./ExitCode.js"
 import { logLevelFromArgv } from "./Flags.js"
+import { showHelp } from "./HelpCommand.js"
 import { report, VERSION } from "./Host.js"
 import { runMain } from "./Signals.js"
 import { runDaemon } from "./daemon/Daemon.js"
@@ -31,7 +32,7 @@ recordSignals()
  * of the wrong type are usage errors naming the flag, before @effect/cli could misread them.
  */
 const run = (argv: ReadonlyArray<string>) =>
-  Either.match(checkArgs(argv.slice(2), commandsOf(mcpctl), Boolean(process.stdin.isTTY)), {
+  showHelp(argv.slice(2)) ?? Either.match(checkArgs(argv.slice(2), commandsOf(mcpctl), Boolean(process.stdin.isTTY)), {
     onLeft: (error) =>
       Effect.sync(() => report({ json: argv.includes("--json") }, error)).pipe(Effect.zipRight(Effect.fail(error))),
     onRight: ({ args }) => cli([...argv.slice(0, 2), ...args])

@@ -118,7 +118,7 @@ describe("the built CLI", () => {
     expect(r.code).toBe(0)
     expect(r.stdout).not.toContain("\x1b[")
     expect(r.stdout).toBe(stripAnsi(r.stdout))
-    expect(r.stdout.match(/^--log-level/gm)).toHaveLength(1)
+    expect(r.stdout.match(/--log-level/g)).toHaveLength(1)
     expect(r.stdout).toContain("--json")
     const top = await run(["--help"], { home })
     expect(top.stdout).toContain("`mcpctl COMMAND --help`")

@@ -28,7 +28,9 @@ const usingItCommands = (readme: string, home: string): ReadonlyArray<ReadmeComm
     const hash = line.search(/\s#\s/)
     const command = hash < 0 ? line : line.slice(0, hash)
     const comment = hash < 0 ? "" : line.slice(hash)
-    const words = splitCommandLine(command).map((w) => (w.startsWith("~/") ? join(home, w.slice(2)) : w))
+    // `< /dev/null` is what `run` gives every command's stdin already (the serve line ends at EOF).
+    const words = splitCommandLine(command.replace(/\s<\s*\/dev\/null\s*$/, ""))
+      .map((w) => (w.startsWith("~/") ? join(home, w.slice(2)) : w))
     if (words[0] !== "npx" || words[1] !== "mcpctl") throw new Error(`not an mcpctl command: ${line}`)
     const exit = /→ exit (\d+)\b/.exec(comment)
     return { line: command.trim(), args: words.slice(2), exit: exit ? Number(exit[1]) : 0 }
@@ -62,7 +64,9 @@ writeFileSync(
 
 /** What some lines must also print, beyond their exit code. */
 const expectations: ReadonlyArray<readonly [RegExp, (r: { stdout: string; stderr: string }) => void]> = [
-  [/get-sum/, (r) => expect(r.stdout).toContain("42")],
+  [/get-sum a=2/, (r) => expect(r.stdout).toContain("42")],
+  [/get-sum --help/, (r) => expect(r.stdout).toContain("Usage: mcpctl call mcp__everything__get-sum a=NUMBER b=NUMBER")],
+  [/mcpctl serve /, (r) => expect(r.stderr).toContain("serving MCP on stdio")],
   [/read_text_file/, (r) => expect(r.stdout).toContain("Hello from mcpctl's example folder.")],
   [/get-tiny-image/, (r) => expect(JSON.parse(r.stdout).files).toHaveLength(1)],
   // The header as written, `${API_TOKEN}` and all: the reference, never a value.

@@ -21,7 +21,10 @@ import { runOnHost, setExitCode } from "../Host.js"
 import { err, json, out, renderContent } from "../Render.js"
 
 const name = Args.text({ name: "name" }).pipe(Args.withDescription("Tool name, mcp__<server>__<tool>"))
-const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
+const pairs = Args.text({ name: "key=value" }).pipe(
+  Args.withDescription("One argument of the tool; the value is coerced by its input schema (n=3 is a number where it says so)"),
+  Args.repeated
+)
 const argsJson = Options.text("args").pipe(Options.optional, Options.withDescription("Arguments as a JSON object"))
 const timeout = Options.integer("timeout").pipe(
   Options.withSchema(Schema.Int.pipe(Schema.positive({ message: () => "--timeout must be a positive number of milliseconds" }))),

@@ -15,7 +15,7 @@ import * as Flags from "../Flags.js"
 import { report } from "../Host.js"
 import { json, out, table } from "../Render.js"
 
-const server = Args.text({ name: "server" }).pipe(Args.optional)
+const server = Args.text({ name: "server" }).pipe(Args.withDescription("Only this server (default: every server)"), Args.optional)
 
 const where = (o: { readonly source: string; readonly line?: number | undefined }) => `${o.source}${o.line ? `:${o.line}` : ""}`
 const reads = (f: FieldExplained) =>

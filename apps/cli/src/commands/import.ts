@@ -23,11 +23,17 @@ const from = Options.choice("from", importHosts).pipe(
 )
 const scope = Options.choice("scope", ["user", "project", "local"]).pipe(
   Options.withDefault("user" as const),
-  Options.withDescription("Settings scope to write: user (default), project (.mcp.json), local")
+  Options.withDescription(
+    "Settings scope to write: user (default: $MCPCTL_HOME/settings.json, ~/.mcpctl), project (.mcp.json in the project " +
+      "directory), local (.mcpctl/settings.local.json there)"
+  )
 )
 const dryRun = Options.boolean("dry-run").pipe(Options.withDescription("Show what would be written; write nothing"))
 const force = Options.boolean("force").pipe(Options.withDescription("Overwrite servers the target already defines"))
-const file = Args.text({ name: "file" }).pipe(Args.optional)
+const file = Args.text({ name: "file" }).pipe(
+  Args.withDescription("The host's settings file, when it is not where that host keeps it"),
+  Args.optional
+)
 
 /** A literal value (not a `${VAR}` reference) is shown hidden: it may be a secret. */
 const shown = (v: unknown) => (typeof v === "string" && !v.includes("${") ? REDACTED : v)

@@ -20,13 +20,28 @@ import { err, json, out } from "../Render.js"
 
 const scope = Options.choice("scope", ["local", "project", "user"]).pipe(
   Options.optional,
-  Options.withDescription("Settings scope to write: local (default, not committed), project (.mcp.json), user")
+  Options.withDescription(
+    "Settings scope to write: local (default: .mcpctl/settings.local.json in the project directory, not committed), " +
+      "project (.mcp.json there), user ($MCPCTL_HOME/settings.json)"
+  )
 )
-const transport = Options.choice("transport", ["stdio", "http", "sse", "ws"]).pipe(Options.optional)
-const envPairs = Options.text("env").pipe(Options.repeated, Options.withDescription("K=V for a stdio server (repeatable)"))
-const headerPairs = Options.text("header").pipe(Options.repeated, Options.withDescription("K:V for a remote server (repeatable)"))
-const serverName = Args.text({ name: "name" })
-const target = Args.text({ name: "command-or-url" }).pipe(Args.repeated)
+const transport = Options.choice("transport", ["stdio", "http", "sse", "ws"]).pipe(
+  Options.optional,
+  Options.withDescription("How to reach the server (default: stdio for a command, Streamable HTTP for a URL)")
+)
+const envPairs = Options.text("env").pipe(
+  Options.repeated,
+  Options.withDescription("An environment variable K=V of a stdio server; write ${VAR} to keep a secret out of the file (repeatable)")
+)
+const headerPairs = Options.text("header").pipe(
+  Options.repeated,
+  Options.withDescription("An HTTP header K:V of a remote server, e.g. \"Authorization: Bearer ${API_TOKEN}\" (repeatable)")
+)
+const serverName = Args.text({ name: "name" }).pipe(Args.withDescription("The server's name in settings"))
+const target = Args.text({ name: "command-or-url" }).pipe(
+  Args.withDescription("After --: the command line that starts a stdio server; or the URL of a remote one"),
+  Args.repeated
+)
 
 const split = (pairs: ReadonlyArray<string>, sep: string, flag: string) => {
   const out: Record<string, string> = {}

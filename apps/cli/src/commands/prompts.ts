@@ -58,7 +58,7 @@ export const prompts = Command.make("prompts", { ...Flags.global, ...Flags.adhoc
 
 const server = Args.text({ name: "server" }).pipe(Args.withDescription("Server name"))
 const name = Args.text({ name: "name" }).pipe(Args.withDescription("Prompt name, as `mcpctl prompts` lists it"))
-const pairs = Args.text({ name: "key=value" }).pipe(Args.repeated)
+const pairs = Args.text({ name: "key=value" }).pipe(Args.withDescription("One argument of the prompt"), Args.repeated)
 
 /**
  * Gets one prompt. Arguments are checked against the declaration first (exit 2 naming the

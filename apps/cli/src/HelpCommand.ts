@@ -1,0 +1,26 @@
+/**
+ * `--help` anywhere before `--`: our help (Help.ts) instead of @effect/cli's, printed through
+ * Effect's console so tests can capture it.
+ */
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import { commandsOf } from "./Argv.js"
+import { mcpctl } from "./Commands.js"
+import { commandAt, commandHelp, helpRequest, rootHelp } from "./Help.js"
+import { docsOf } from "./HelpDocs.js"
+import { VERSION } from "./Host.js"
+import { toolOfCall } from "./ToolHelp.js"
+import { showToolHelp } from "./ToolHelpCommand.js"
+
+const docs = docsOf(mcpctl)
+const callFlags = commandsOf(mcpctl).get("call")!.flags
+
+/** The help program for `args` (the command line after `mcpctl`), or undefined when none is asked for. */
+export const showHelp = (args: ReadonlyArray<string>): Effect.Effect<void, unknown> | undefined => {
+  const path = helpRequest(args, docs)
+  if (path === undefined) return undefined
+  const tool = path.length === 1 && path[0] === "call" ? toolOfCall(args, (f) => callFlags.get(f)?.value !== undefined) : undefined
+  if (tool !== undefined) return showToolHelp(tool, args)
+  const command = commandAt(docs, path)
+  return Console.log(path.length === 0 || command === undefined ? rootHelp(docs, VERSION) : commandHelp(command, path))
+}
