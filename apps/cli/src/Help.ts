@@ -18,7 +18,7 @@ interface Extra {
 
 /** The groups of `mcpctl --help`, in order; a command not in any is listed under "More". */
 export const groups: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-  ["Use servers", ["servers", "tools", "call", "resources", "read", "prompts", "prompt"]],
+  ["Use servers", ["servers", "tools", "call", "resources", "read", "prompts", "prompt", "complete", "skills", "skill"]],
   ["Settings", ["add", "remove", "get", "import", "config", "trust"]],
   ["Run as a service", ["serve", "daemon"]],
   ["Sign in", ["auth", "logout"]],
@@ -47,6 +47,12 @@ export const extras: Readonly<Record<string, Extra>> = {
   read: { usage: "mcpctl read SERVER URI [--out FILE] [options]", example: "mcpctl read everything demo://resource/static/document/architecture.md" },
   prompts: { usage: "mcpctl prompts [SERVER…] [options]", example: "mcpctl prompts --config examples/settings.json" },
   prompt: { usage: "mcpctl prompt SERVER NAME [key=value…] [options]", example: "mcpctl prompt everything simple-prompt" },
+  complete: {
+    usage: "mcpctl complete SERVER (prompt NAME | resource URI_TEMPLATE) ARG [PREFIX] [--context K=V…] [options]",
+    example: "mcpctl complete everything prompt args-prompt city Par"
+  },
+  skills: { usage: "mcpctl skills [SERVER…] [options]", example: "mcpctl skills" },
+  skill: { usage: "mcpctl skill SERVER NAME [FILE] [options]", example: "mcpctl skill docs writing-style" },
   add: {
     usage: "mcpctl add NAME [options] -- COMMAND ARGS…   or   mcpctl add NAME URL [options]",
     example: "mcpctl add fs -- npx -y @modelcontextprotocol/server-filesystem ~/src",
@@ -65,7 +71,7 @@ export const extras: Readonly<Record<string, Extra>> = {
     example: "mcpctl trust everything --config examples/settings.json"
   },
   serve: {
-    usage: "mcpctl serve [--http PORT | --socket PATH] [options]",
+    usage: "mcpctl serve [--http [HOST:]PORT | --socket PATH] [options]",
     example: "mcpctl serve --config examples/settings.json   (an MCP server on stdin/stdout)"
   },
   daemon: { usage: "mcpctl daemon start|status|stop [options]", example: "mcpctl daemon start" },
