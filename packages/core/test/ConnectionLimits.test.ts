@@ -99,7 +99,11 @@ describe("connection limits", () => {
     Effect.gen(function*() {
       const { spans } = yield* connectAll(stdio(3), { localConcurrency: 1 })
       expect(maxOverlap(spans)).toBe(1)
-      expect(spans.map((s) => s.start).sort((a, b) => a - b)).toEqual([0, OPEN_MS, 2 * OPEN_MS])
+      // Each open starts only after the one before it took its OPEN_MS (the in-memory handshake
+      // runs on real promises while the test clock steps, so a loaded machine may add steps).
+      const starts = spans.map((s) => s.start).sort((a, b) => a - b)
+      expect(starts[0]).toBe(0)
+      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(OPEN_MS)
     }))
 
   it.effect("stdio and remote servers have limits of their own, and do not wait for each other", () =>
