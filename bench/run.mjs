@@ -71,7 +71,19 @@ const node = process.execPath
 const cli = join(root, "apps/cli/bin/mcpctl.mjs")
 const leanServer = join(bench, "servers/lean-server.mjs")
 const wrapper = join(root, "packages/testing/src/fixtures/stubborn-wrapper.sh")
-const mcporter = join(root, "node_modules/mcporter/dist/cli.js")
+const peers = join(bench, "peers")
+const mcporter = join(peers, "node_modules/mcporter/dist/cli.js")
+/**
+ * mcporter needs Node >= 24, so it is not in the root install (npm ci would warn on Node 20): its
+ * own package.json and lockfile in bench/peers, installed there the first time a row needs it.
+ */
+const ensureMcporter = () => {
+  if (existsSync(mcporter)) return
+  log("installing bench/peers (mcporter) with npm ci")
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm"
+  const r = spawnSync(npm, ["ci", "--prefix", peers, "--no-audit", "--no-fund"], { stdio: ["ignore", "inherit", "inherit"] })
+  if (r.status !== 0 || !existsSync(mcporter)) throw new Error(`npm ci --prefix ${peers} failed (exit ${r.status})`)
+}
 const hostile = join(root, "packages/testing/src/fixtures/hostile-server.mjs")
 const build = join(bench, ".build")
 mkdirSync(build, { recursive: true })
@@ -669,6 +681,7 @@ Object.assign(steps, {
     rmSync(home, { recursive: true, force: true })
     const settings = join(build, "daemon.json")
     writeFileSync(settings, JSON.stringify({ mcpServers: { lean: { command: node, args: [leanServer] } }, permissions: { allow: ["mcp__lean__echo"] } }))
+    ensureMcporter()
     const mcporterDir = join(build, "mcporter")
     mkdirSync(mcporterDir, { recursive: true })
     const mcporterConfig = join(mcporterDir, "mcporter.json")

@@ -252,10 +252,38 @@ const plan = () => {
   return run(["tools", "--json", ...serverFlags()])
 }
 
+/**
+ * The scenarios where refusing is the right outcome (the suite marks them `allowClientError`): a
+ * client that must reject a mismatched issuer or resource, stop retrying, or refuse a tool. Any
+ * exit code is what they expect; the checks say whether mcpctl refused for the right reason.
+ */
+const MAY_REFUSE = new Set([
+  "auth/scope-retry-limit",
+  "auth/resource-mismatch",
+  "auth/iss-supported-missing",
+  "auth/iss-wrong-issuer",
+  "auth/iss-unexpected",
+  "auth/iss-normalized",
+  "auth/metadata-issuer-mismatch",
+  "http-invalid-tool-headers"
+])
+const mayRefuse = (name) => MAY_REFUSE.has(name) || name.startsWith("sep-2640-client-verify-")
+
+/**
+ * Printed on stderr when mcpctl exited with a code the scenario does not expect. `--suite` runs
+ * judge scenarios by their checks only, so the test reads this line from the scenario's
+ * stderr.txt (apps/cli/test/conformanceResults.ts); a single `--scenario` run sees the exit code.
+ */
+const EXIT_MARKER = "conformance-client: unexpected exit code"
+
 let code = 1
 try {
   code = codeOf(await plan())
+} catch (error) {
+  process.stderr.write(`conformance-client: ${error instanceof Error ? error.stack : String(error)}\n`)
 } finally {
   rmSync(home, { recursive: true, force: true })
 }
+if (code !== 0 && mayRefuse(scenario)) code = 0
+if (code !== 0) process.stderr.write(`${EXIT_MARKER} ${code} (scenario ${scenario} expects 0)\n`)
 process.exit(code)

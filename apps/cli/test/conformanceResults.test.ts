@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { judge, readExpectations, readResults, scenarioOfDir, type ScenarioResult, summaryScenarios } from "./conformanceResults.js"
+import { CLIENT_EXIT_CHECK, EXIT_MARKER, judge, readExpectations, readResults, scenarioOfDir, type ScenarioResult, summaryScenarios } from "./conformanceResults.js"
 
 const dir = mkdtempSync(join(tmpdir(), "mcpctl-conformance-results-test-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -18,6 +18,20 @@ describe("conformanceResults", () => {
   it("names a scenario after its result folder, auth/ folders included", () => {
     expect(scenarioOfDir("auth/iss-normalized-2026-12-01T11-18-08-618Z")).toBe("auth/iss-normalized")
     expect(scenarioOfDir("tools_call-2026-12-01T11-18-08-618Z")).toBe("tools_call")
+  })
+
+  it("a scenario whose client exited unexpectedly fails, though its checks pass", () => {
+    const run = join(dir, "exit")
+    for (const [name, stderr] of [["tools_call", `$ mcpctl call\n${EXIT_MARKER} 1 (scenario tools_call expects 0)\n`], ["initialize", "$ mcpctl tools\n"]]) {
+      const folder = join(run, `${name}-2026-12-01T11-18-08-618Z`)
+      mkdirSync(folder, { recursive: true })
+      writeFileSync(join(folder, "checks.json"), JSON.stringify([{ id: "a", status: "SUCCESS" }]))
+      writeFileSync(join(folder, "stderr.txt"), stderr)
+    }
+    const results = readResults(run)
+    expect(results.get("tools_call")?.failing).toEqual([CLIENT_EXIT_CHECK])
+    expect(results.get("initialize")?.failing).toEqual([])
+    expect(judge(["tools_call", "initialize"], results).unexpected).toEqual([{ scenario: "tools_call", checks: [CLIENT_EXIT_CHECK] }])
   })
 
   it("reads failing and warning check ids from checks.json, once each", () => {

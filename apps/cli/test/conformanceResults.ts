@@ -34,6 +34,26 @@ export const readExpectations = (file: string, run: string): Expectations => {
 /** `auth/iss-normalized-2026-12-01T11-18-08-618Z` → `auth/iss-normalized`. */
 export const scenarioOfDir = (relative: string): string => relative.replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "")
 
+/** What scripts/conformance-client.mjs prints on stderr when mcpctl exited with a code the scenario does not expect. */
+export const EXIT_MARKER = "conformance-client: unexpected exit code"
+
+/**
+ * The failing id a scenario gets when its client exited unexpectedly: `--suite` runs judge by
+ * checks alone, so a scenario whose checks pass while mcpctl failed would otherwise pass.
+ */
+export const CLIENT_EXIT_CHECK = "client-exit-code"
+
+/** Whether a scenario's stderr.txt (the client's stderr) says mcpctl exited unexpectedly. */
+export const exitedUnexpectedly = (stderr: string): boolean => stderr.includes(EXIT_MARKER)
+
+const readOr = (file: string, fallback: string): string => {
+  try {
+    return readFileSync(file, "utf8")
+  } catch {
+    return fallback
+  }
+}
+
 /** Every scenario's checks.json under `dir` (the suite nests `auth/...` names into folders). */
 export const readResults = (dir: string): Map<string, ScenarioResult> => {
   const results = new Map<string, ScenarioResult>()
@@ -46,9 +66,10 @@ export const readResults = (dir: string): Map<string, ScenarioResult> => {
   for (const f of files) {
     const checks = JSON.parse(readFileSync(join(dir, f), "utf8")) as Array<{ id: string; status: string }>
     const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+    const exit = exitedUnexpectedly(readOr(join(dir, f.replace(/checks\.json$/, "stderr.txt")), "")) ? [CLIENT_EXIT_CHECK] : []
     results.set(scenarioOfDir(f.replace(/[/\\]checks\.json$/, "")), {
       scenario: scenarioOfDir(f.replace(/[/\\]checks\.json$/, "")),
-      failing: [...new Set(bad.map((c) => c.id))].sort(),
+      failing: [...new Set([...bad.map((c) => c.id), ...exit])].sort(),
       counts: {
         success: checks.filter((c) => c.status === "SUCCESS").length,
         failure: checks.filter((c) => c.status === "FAILURE").length,

@@ -435,6 +435,9 @@ describe("mergeSettings, exactly", () => {
     expect(merged.servers).toStrictEqual([{ name: "a_b", originalName: "a.b", scope: "project", source: "p", config: { command: "p" } }])
     expect(merged.permissions).toStrictEqual({
       allow: ["x", "y"],
+      // "y" is only the project's: it approves the project's servers' tools only.
+      projectAllow: ["y"],
+      projectServers: ["a_b"],
       ask: ["q"],
       deny: ["d"],
       // Where each rule was written, once per file, for messages that name it.

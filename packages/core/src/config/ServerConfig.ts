@@ -160,6 +160,15 @@ export interface PermissionRules {
   readonly ask: ReadonlyArray<string>
   readonly deny: ReadonlyArray<string>
   /**
+   * The allow rules (also in `allow`) found only in the project's shared files (`.mcp.json`,
+   * `.mcpctl/settings.json`): they approve tools of the project's own servers (`projectServers`) only, so a trusted repository's
+   * `mcp__*` cannot approve the user's servers. Its deny and ask rules apply everywhere (they
+   * only restrict).
+   */
+  readonly projectAllow?: ReadonlyArray<string> | undefined
+  /** The servers defined in project or local scope files, the ones `projectAllow` reaches. */
+  readonly projectServers?: ReadonlyArray<string> | undefined
+  /**
    * The settings files each rule was read from, per list (`sources.deny["mcp__fs__write_file"]`),
    * so a denial names the file to edit. Absent for rules written in code.
    */

@@ -330,6 +330,10 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
   }
   type List = "allow" | "ask" | "deny"
   const rules = (k: List) => dedupe(files.flatMap((f) => f.settings.permissions[k]))
+  // A project's allow rules reach only its own servers (PermissionRules.projectAllow).
+  const everywhere = new Set(files.filter((f) => f.scope !== "project").flatMap((f) => f.settings.permissions.allow))
+  const projectAllow = dedupe(files.filter((f) => f.scope === "project").flatMap((f) => f.settings.permissions.allow))
+    .filter((r) => !everywhere.has(r))
   const sources = (k: List) => {
     const byRule: Record<string, Array<string>> = {}
     for (const f of files) {
@@ -349,6 +353,10 @@ export function mergeSettings(files: ReadonlyArray<ScopedSettings>): Either.Eith
     servers: Array.from(byName.values()),
     permissions: {
       allow: rules("allow"),
+      ...(projectAllow.length > 0 && {
+        projectAllow,
+        projectServers: Array.from(byName.values()).filter((s) => s.scope === "project" || s.scope === "local").map((s) => s.name)
+      }),
       ask: rules("ask"),
       deny: rules("deny"),
       sources: { allow: sources("allow"), ask: sources("ask"), deny: sources("deny") }

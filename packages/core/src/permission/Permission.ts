@@ -75,9 +75,17 @@ export const denyMatchesFolded = (rule: string, identity: ToolIdentity): boolean
   return wildcard ? foldedStartsWith(identity.tool, tool) : foldedEquals(tool, identity.tool)
 }
 
+/** The `<server>` of `mcp__<server>__<tool>`, if the name has that form. */
+const serverOf = (toolName: string): string | undefined => {
+  if (!toolName.startsWith(PREFIX)) return undefined
+  const at = toolName.indexOf(SEPARATOR, PREFIX.length)
+  return at < 0 ? undefined : toolName.slice(PREFIX.length, at)
+}
+
 /**
  * The documented precedence: any matching deny beats any matching ask beats any matching allow,
- * whatever scope each came from; no match means ask. Order within a list does not matter.
+ * whatever scope each came from; no match means ask. Order within a list does not matter. A
+ * project's own allow rules (`projectAllow`) approve only the project's servers.
  *
  * With the tool's identity, rules also match its full unshortened name (a rule written from a
  * 70-character name still matches the 64-character one), and deny rules match look-alikes.
@@ -89,7 +97,9 @@ export const decide = (rules: PermissionRules, toolName: string, identity?: Tool
   if (deny !== undefined) return { behavior: "deny", rule: deny }
   const ask = rules.ask.find(matches)
   if (ask !== undefined) return { behavior: "ask", rule: ask }
-  const allow = rules.allow.find(matches)
+  const server = identity?.server ?? serverOf(toolName)
+  const projectServer = server !== undefined && rules.projectServers?.includes(server) === true
+  const allow = rules.allow.find((rule) => matches(rule) && (projectServer || rules.projectAllow?.includes(rule) !== true))
   if (allow !== undefined) return { behavior: "allow", rule: allow }
   return { behavior: "ask", rule: undefined }
 }

@@ -83,6 +83,16 @@ const looksLikeResult = (message: unknown): boolean => {
     m.error === undefined && m.method === undefined
 }
 
+/**
+ * A result without `resultType` is a complete one: the 2026-07-28 revision tells clients to assume
+ * "complete" when it is absent, but the SDK's modern-era decoder refuses such a result outright
+ * ("missing required resultType"). Earlier eras strip the field, so adding it changes nothing there.
+ */
+export const completeByDefault = <M>(message: M): M => {
+  const result = (message as { result: Record<string, unknown> }).result
+  return "resultType" in result ? message : { ...message, result: { ...result, resultType: "complete" } }
+}
+
 /** A notification recognized without a schema parse: version, a method, no id. */
 const looksLikeNotification = (message: unknown): message is JSONRPCNotification => {
   const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }
@@ -173,8 +183,9 @@ export const answerInvalidResponses = (
         gate.answered((message as { readonly id?: unknown }).id)
       }
     }
+    if (looksLikeResult(message)) return deliver(completeByDefault(message), extra)
     if (
-      looksLikeResult(message) || isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isJSONRPCRequest(message) ||
+      isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isJSONRPCRequest(message) ||
       isJSONRPCNotification(message)
     ) {
       return deliver(message, extra)
