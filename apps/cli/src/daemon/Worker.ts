@@ -28,6 +28,7 @@ import * as Option from "effect/Option"
 import type { Socket } from "node:net"
 import { logLevelFromArgv } from "../Flags.js"
 import { setHostProvider } from "../Host.js"
+import * as Logs from "../Logs.js"
 import { type RunState, setRunStateLookup } from "../RunState.js"
 import { makeWarmHosts, NeedsTerminal } from "./WarmHosts.js"
 import { frame, type RunRequest } from "./Wire.js"
@@ -144,7 +145,8 @@ export const runWorker = (parts: CliParts): void => {
     }
     active.add(command)
     try {
-      const logs = CoreHost.layerLogger(CoreHost.effectLogLevel(logLevelFromArgv(request.argv) ?? "warning"))
+      // The same `mcpctl: warning: …` lines as in-process (Logs.ts), through the command's console.
+      const logs = Logs.layer(CoreHost.effectLogLevel(logLevelFromArgv(request.argv) ?? "warning"))
       const fiber = Effect.runFork(
         parts.program(command.argv).pipe(Effect.provide(NodeContext.layer), Effect.provide(logs), Effect.locally(commandRef, command))
       )
