@@ -27,7 +27,7 @@ export const groups: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
 
 const scopeNote =
   "Scopes: local is .mcpctl/settings.local.json in the project directory (not committed), project is .mcp.json there, " +
-  "user is $MCPCTL_HOME/settings.json (~/.mcpctl/settings.json) (docs/CLI.md, \"Scopes\")."
+  "user is $MCPCTL_HOME/settings.json (~/.mcpctl/settings.json) (docs/CLI.md, section Settings)."
 
 export const extras: Readonly<Record<string, Extra>> = {
   servers: { usage: "mcpctl servers [SERVER…] [options]", example: "mcpctl servers --check --config examples/settings.json" },
@@ -157,7 +157,7 @@ export const rootHelp = (root: CommandDoc, version: string): string => {
     ...sections,
     `Common options (most commands):\n${columns(commonFlags)}\n`,
     `Examples:\n${examples.map(([c, w]) => `  ${c}   # ${w}`).join("\n")}\n`,
-    "`mcpctl COMMAND --help` describes a command; docs/CLI.md in the repository is the full reference."
+    "`mcpctl COMMAND --help` describes a command; the full reference is docs/CLI.md, section Commands."
   ].join("\n")
 }
 

@@ -19,12 +19,16 @@ import * as http from "node:http"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
 
+/** Servers whose `slow` call has begun (the event the drop test waits for before hanging up). */
+const callsStarted: Array<string> = []
+
 /** A server with a `slow` tool that waits until it is cancelled, and one resource and prompt named after it. */
 const server = (me: string, cancelled: Array<string>) => (): Server => {
   const s = new Server({ name: me, version: "1" }, { capabilities: { tools: {}, resources: {}, prompts: {} } })
   s.setRequestHandler("tools/list", () => ({ tools: [{ name: "slow", inputSchema: { type: "object", properties: {} } }] }))
   s.setRequestHandler("tools/call", (_request, ctx) =>
     new Promise((resolve) => {
+      callsStarted.push(me)
       ctx.mcpReq.signal.addEventListener("abort", () => {
         cancelled.push(me)
         resolve({ content: [{ type: "text", text: "cancelled" }] })
@@ -179,6 +183,7 @@ describe("serve --http is for one user", () => {
   it.scoped("a client that drops its request cancels the upstream call", () =>
     Effect.gen(function*() {
       const cancelled: Array<string> = []
+      callsStarted.length = 0
       const { address, token } = yield* gatewayOf({ port: 0 }, cancelled)
       const headers = { authorization: `Bearer ${token}` }
       const opened = yield* Effect.promise(() => send(address, { body: initialize, headers }))
@@ -193,10 +198,15 @@ describe("serve --http is for one user", () => {
             method: "POST",
             headers: { ...mcpHeaders, ...headers, "mcp-session-id": opened.session!, "mcp-protocol-version": "2025-06-18" }
           }, (res) => {
-            // The SSE stream is open: the call is running upstream. Hang up.
-            res.once("data", () => undefined)
-            req.destroy()
-            resolve()
+            // The SSE stream is open; once the call is running upstream, hang up.
+            res.on("data", () => undefined)
+            const hangUp = () => {
+              if (callsStarted.includes("a")) {
+                req.destroy()
+                resolve()
+              } else setTimeout(hangUp, 10)
+            }
+            hangUp()
           })
           req.on("error", () => resolve())
           req.end(call)

@@ -113,7 +113,7 @@ const guarded = (server = "srv") => {
 }
 
 describe("answerInvalidResponses", () => {
-  it("delivers results, errors, requests and notifications unchanged", () => {
+  it("delivers results, errors, requests and notifications unchanged but for a missing resultType read as complete", () => {
     const g = guarded()
     const messages = [
       { jsonrpc: "2.0", id: 1, result: {} },
@@ -122,9 +122,12 @@ describe("answerInvalidResponses", () => {
       { jsonrpc: "2.0", id: 3, method: "sampling/createMessage", params: {} },
       { jsonrpc: "2.0", method: "notifications/tools/list_changed" }
     ]
-    for (const m of messages) g.send(m)
-    expect(g.delivered).toEqual(messages)
-    expect(g.delivered[0]).toBe(messages[0])
+    for (const m of messages) g.send(structuredClone(m))
+    expect(g.delivered).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { resultType: "complete" } },
+      { jsonrpc: "2.0", id: "a", result: { tools: [], _meta: { progressToken: 1 }, resultType: "complete" } },
+      ...messages.slice(2)
+    ])
     expect(g.errors).toEqual([])
     expect(g.received()).toBe(messages.length)
   })
@@ -200,7 +203,9 @@ describe("answerInvalidResponses", () => {
     const delivered: Array<unknown> = []
     const transport = { onmessage: (m: unknown) => void delivered.push(m) } as unknown as SdkTransport
     answerInvalidResponses(transport, "s")
-    transport.onmessage!({ jsonrpc: "2.0", id: 1, result: {} })
-    expect(delivered).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }])
+    const sent = { jsonrpc: "2.0" as const, id: 1, result: {} }
+    transport.onmessage!(sent)
+    expect(delivered).toEqual([{ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } }])
+    expect(delivered[0]).toBe(sent)
   })
 })

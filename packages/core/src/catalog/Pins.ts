@@ -243,7 +243,12 @@ const make = (persist: boolean) =>
     const identities = new Map<string, string>()
     const identity = (server: ResolvedServer) => {
       let id = identities.get(server.name)
-      if (id === undefined) identities.set(server.name, id = serverIdentity(server, { projectDir: config.projectDir, pathVar: process.env.PATH }))
+      // In memory (a transport of the caller's own), a command or URL says nothing about what
+      // answers: two names with one command line are two servers, so the name is part of it.
+      if (id === undefined) {
+        const byConfig = serverIdentity(server, { projectDir: config.projectDir, pathVar: process.env.PATH })
+        identities.set(server.name, id = persist ? byConfig : `${server.name}\u0000${byConfig}`)
+      }
       return id
     }
     const off = (server: ResolvedServer) => server.config.pin === false
