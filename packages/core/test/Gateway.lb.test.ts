@@ -97,7 +97,8 @@ describe("two replicas sharing a token answer one 2025 session", () => {
       expect(there.session).toBe(opened.session)
       // Closing it on the wrong replica: 200, and that replica opened nothing for it.
       expect((yield* Effect.promise(() => send(two.address, { method: "DELETE", headers: session }))).status).toBe(200)
-      expect((yield* Effect.promise(() => send(two.address, { method: "GET", headers: { ...session, accept: "text/event-stream" } }))).status).toBe(405)
+      // Terminated where the DELETE arrived: that replica now answers the session 404, as the spec asks.
+      expect((yield* Effect.promise(() => send(two.address, { method: "GET", headers: { ...session, accept: "text/event-stream" } }))).status).toBe(404)
       // Where it was opened it is closed by its own DELETE.
       expect((yield* Effect.promise(() => send(one.address, { method: "DELETE", headers: session }))).status).toBe(200)
       // A replica with another token does not take the id for one of its own.

@@ -239,7 +239,10 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
      */
     const serveElsewhereSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, id: string) => {
       // Nothing of the session is held here: closing it leaves nothing behind either.
-      if (req.method === "DELETE") return void res.writeHead(200).end()
+      if (req.method === "DELETE") {
+        terminate(id)
+        return void res.writeHead(200).end()
+      }
       if (req.method !== "POST") return jsonError(res, 405, -32000, "Method not allowed: this replica holds no stream of the session")
       const server = await runSession(servers.request)
       const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: maxBody } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
@@ -248,6 +251,17 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       res.once("close", () => void transport.close().catch(() => undefined).then(() => server.close()).catch(() => undefined))
       res.setHeader("mcp-session-id", id)
       return transport.handleRequest(req, res, body)
+    }
+
+    /**
+     * Sessions ended by a DELETE that reached this replica: a later request naming one gets 404,
+     * as the spec asks of a terminated session (a replica that never saw the DELETE cannot know;
+     * docs/serve.md). Bounded, oldest forgotten first.
+     */
+    const terminated = new Set<string>()
+    const terminate = (id: string) => {
+      terminated.add(id)
+      if (terminated.size > 10_000) terminated.delete(terminated.values().next().value!)
     }
 
     /** At the cap: the least recently used idle session goes (its client is answered statelessly). */
@@ -334,9 +348,11 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       }
       const existing = typeof id === "string" ? sessions.get(id) : undefined
       if (existing) {
+        if (req.method === "DELETE") terminate(id as string)
         track(existing, res, requestIds(body))
         return existing.transport.handleRequest(req, res, body)
       }
+      if (typeof id === "string" && terminated.has(id)) return jsonError(res, 404, -32001, "Session not found: it was terminated")
       if (typeof id === "string" && isSessionId(id, secret)) return serveElsewhereSession(req, res, body, id)
       if (req.method !== "POST" || id !== undefined) return jsonError(res, 404, -32001, "Session not found")
       // Only an initialize request opens a session (and builds a gateway).
