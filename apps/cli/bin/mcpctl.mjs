@@ -13,13 +13,22 @@ import { Script } from "node:vm"
 // asked something (a permission, an elicitation form): those commands always run in-process.
 const RELAYED = new Set(["servers", "tools", "call", "resources", "read", "prompts", "prompt"])
 const args = process.argv.slice(2)
-const end = args.indexOf("--") < 0 ? args.length : args.indexOf("--")
-const noDaemon = args.slice(0, end).indexOf("--no-daemon")
-if (noDaemon >= 0) process.argv.splice(2 + noDaemon, 1)
-const terminal = process.stdin.isTTY && process.stderr.isTTY && !args.slice(0, end).includes("--json")
-const warm = noDaemon < 0 && !terminal && RELAYED.has(args[0]) && !process.env.MCPCTL_DAEMON_ROLE &&
-  !args.slice(0, end).some((a) => a === "--help" || a === "-h" || a === "--auth" || a === "--wizard")
-if (!warm || !(await (await import("./relay.mjs")).relay(args))) loadBundle()
+// `mcpctl --version` alone answers from package.json without loading the bundle: loading it (read,
+// code cache, top-level init) costs ~5× `node -e 0`. The same text @effect/cli prints for it
+// (`cli.test.ts` compares the two), and the same version as Host.ts's VERSION (also tested).
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  process.stdout.write(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version + "\n\n")
+} else main()
+
+async function main() {
+  const end = args.indexOf("--") < 0 ? args.length : args.indexOf("--")
+  const noDaemon = args.slice(0, end).indexOf("--no-daemon")
+  if (noDaemon >= 0) process.argv.splice(2 + noDaemon, 1)
+  const terminal = process.stdin.isTTY && process.stderr.isTTY && !args.slice(0, end).includes("--json")
+  const warm = noDaemon < 0 && !terminal && RELAYED.has(args[0]) && !process.env.MCPCTL_DAEMON_ROLE &&
+    !args.slice(0, end).some((a) => a === "--help" || a === "-h" || a === "--auth" || a === "--wizard")
+  if (!warm || !(await (await import("./relay.mjs")).relay(args))) loadBundle()
+}
 
 function loadBundle() {
   const file = fileURLToPath(new URL("./mcpctl.cjs", import.meta.url))
