@@ -11,6 +11,7 @@ import { cpus, loadavg, platform, release, totalmem } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { pinSteps } from "./pins.mjs"
+import { scaleSteps } from "./scale.mjs"
 
 const bench = dirname(fileURLToPath(import.meta.url))
 const root = dirname(bench)
@@ -38,7 +39,8 @@ const plan = quick
     daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 },
     daemonConcurrency: { clients: 20, calls: 10, soloCalls: 10, toolMs: 500 },
     flood: { runs: 1, n: 100_000 },
-    pins: { runs: 3, warmup: 1, histories: [1, 1_000, 10_000] }
+    pins: { runs: 3, warmup: 1, histories: [1, 1_000, 10_000] },
+    scale: { servers: [1, 10], tools: [1, 1_000], small: { runs: 1, warmup: 1 }, big: { runs: 1, warmup: 1 } }
   }
   : {
     startup: { runs: 6, warmup: 1 },
@@ -55,7 +57,9 @@ const plan = quick
     daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 },
     daemonConcurrency: { clients: 20, calls: 50, soloCalls: 20, toolMs: 500 },
     flood: { runs: 3, n: 1_000_000 },
-    pins: { runs: 6, warmup: 1, histories: [1, 1_000, 10_000] }
+    pins: { runs: 6, warmup: 1, histories: [1, 1_000, 10_000] },
+    // Sizes above 10 (servers) or 1,000 (tools) run once after the warm-up: 100 servers cost ~10 s a side.
+    scale: { servers: [1, 10, 50, 100], tools: [1, 1_000, 10_000], small: { runs: 3, warmup: 1 }, big: { runs: 1, warmup: 1 } }
   }
 
 /**
@@ -430,6 +434,15 @@ const steps = {
       note: "no server: what loading the code costs"
     })
     cpuFigure("startup CPU: mcpctl --version / import SDK client", { mcpctl: s.mcpctl, raw: s.sdk })
+    // The bin answers `--version` alone without the bundle: its floor is node itself.
+    figure("startup: mcpctl --version / node -e 0", {
+      unit: "ms",
+      better: "lower",
+      mcpctl: s.mcpctl.map((r) => r.wallMs),
+      raw: s.node.map((r) => r.wallMs),
+      goal: { text: "ratio ≤ 1.50", check: (_m, _r, ratio) => ratio <= 1.5 }
+    })
+    cpuFigure("startup CPU: mcpctl --version / node -e 0", { mcpctl: s.mcpctl, raw: s.node })
   },
 
   cold: async () => {
@@ -865,6 +878,8 @@ Object.assign(steps, {
 
 // Pin history (bench/pins.mjs): cold and warm calls with a long pin history against a clean home.
 Object.assign(steps, pinSteps({ plan, run, alternate, figure, summary, node, cli, build, leanServer }))
+// Scale (bench/scale.mjs): N servers, T tools, client CPU and peak RSS against the raw client.
+Object.assign(steps, scaleSteps({ plan, run, alternate, figure, node, cli, bench, build, leanServer, parsed }))
 
 /** The children of a process (Linux /proc), for the daemon's host process: its servers and watchdog. */
 const childrenOfPid = (pid) => {

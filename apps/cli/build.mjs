@@ -4,7 +4,8 @@
 // start (~110 ms), and Node 20 has no module.enableCompileCache. bin/mcpctl.mjs loads both.
 import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -71,6 +72,68 @@ await build({
   logLevel: "warning"
 })
 
+// Ajv (twice: the schema engine's, and the copy inside the SDK client's default validator, which
+// mcpctl never constructs: handshake.ts hands every Client its own) and re2js are ~600 KB whose
+// top level ran at every start. They get a file of their own, required on first use: the main
+// bundle sees each of those modules as an object of getters that load the file when read (a
+// `tools` run with no output schema never does).
+function sdkChunk(name) {
+  const dist = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/client"))
+  const file = readdirSync(dist).find((f) => f.startsWith(`${name}-`) && f.endsWith(".mjs"))
+  if (!file) throw new Error(`no ${name}-*.mjs in ${dist}: the SDK's layout changed, see build.mjs`)
+  return join(dist, file)
+}
+const lazyDeps = {
+  ajv: "ajv",
+  "ajv/dist/2019.js": "ajv/dist/2019.js",
+  "ajv/dist/2020.js": "ajv/dist/2020.js",
+  "ajv-formats": "ajv-formats",
+  re2js: "re2js",
+  sdkAjvProvider: sdkChunk("ajvProvider")
+}
+const lazyExports = {
+  ajv: ["Ajv"],
+  "ajv/dist/2019.js": ["Ajv2019"],
+  "ajv/dist/2020.js": ["Ajv2020"],
+  "ajv-formats": ["default"],
+  re2js: ["RE2JS"],
+  sdkAjvProvider: ["n", "r", "t"]
+}
+await build({
+  stdin: {
+    contents: `module.exports = {${Object.entries(lazyDeps).map(([k, m]) => `${JSON.stringify(k)}: require(${JSON.stringify(m)})`).join(", ")}}`,
+    resolveDir: here,
+    loader: "js"
+  },
+  outfile: join(here, "bin/schema-deps.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  mainFields: ["module", "main"],
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning"
+})
+const lazyApart = {
+  name: "lazy-apart",
+  setup(b) {
+    const engine = /schemaEngine[\\/]engine\.mjs$/
+    const names = /^(ajv|ajv\/dist\/2019\.js|ajv\/dist\/2020\.js|ajv-formats|re2js)$/
+    b.onResolve({ filter: names }, (args) => (engine.test(args.importer) ? { path: args.path, namespace: "lazy-apart" } : undefined))
+    b.onResolve({ filter: /^\.\/ajvProvider-[\w-]+\.mjs$/ }, (args) =>
+      /@modelcontextprotocol[\\/]client[\\/]dist[\\/]shimsNode\.mjs$/.test(args.importer) ? { path: "sdkAjvProvider", namespace: "lazy-apart" } : undefined)
+    b.onLoad({ filter: /.*/, namespace: "lazy-apart" }, (args) => ({
+      resolveDir: here,
+      loader: "js",
+      contents: `let m
+const load = () => (m ??= require("./schema-deps.cjs")[${JSON.stringify(args.path)}])
+module.exports = { ${lazyExports[args.path].map((e) => `get ${e}() { return load().${e} }`).join(", ")} }`
+    }))
+    b.onResolve({ filter: /^\.\/schema-deps\.cjs$/ }, () => ({ path: "./schema-deps.cjs", external: true }))
+  }
+}
+
 // The output-schema check's worker thread (core `internal/validation/workers.ts` looks for it
 // beside the bundle): its own file with the schema engine (Ajv, formats, re2js) inside.
 await build({
@@ -102,7 +165,7 @@ await build({
   // Native code stays outside the bundle; `import("sharp")` becomes a lazy require.
   external: ["sharp"],
   supported: { "dynamic-import": false },
-  plugins: [undiciApart, serverApart],
+  plugins: [undiciApart, serverApart, lazyApart],
   // ESM entry points first: jsonc-parser's UMD "main" uses a dynamic require esbuild cannot follow.
   mainFields: ["module", "main"],
   // The workspace packages from their TypeScript sources, not a stale dist/.

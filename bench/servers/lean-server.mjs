@@ -12,14 +12,16 @@
 //                                              2026-07-28, JSON responses; 2025 requests answered statelessly)
 import { Server } from "@modelcontextprotocol/server"
 
-const tools = [
-  {
-    name: "echo",
-    description: "Echoes its text argument back",
-    inputSchema: { type: "object", properties: { text: { type: "string" } } },
-    annotations: { readOnlyHint: true }
-  }
-]
+const echo = {
+  name: "echo",
+  description: "Echoes its text argument back",
+  inputSchema: { type: "object", properties: { text: { type: "string" } } },
+  annotations: { readOnlyHint: true }
+}
+// `--tools N` (the bench's scale rows): N tools, `echo` and N - 1 more like it, in one tools/list.
+const toolsIndex = process.argv.indexOf("--tools")
+const toolCount = toolsIndex >= 0 ? Math.max(1, Number(process.argv[toolsIndex + 1]) || 1) : 1
+const tools = [echo, ...Array.from({ length: toolCount - 1 }, (_, i) => ({ ...echo, name: `echo_${i + 1}`, description: `Echo number ${i + 1}: echoes its text argument back` }))]
 
 const makeServer = () => {
   const server = new Server({ name: "lean-server", version: "1.0.0" }, { capabilities: { tools: {} } })

@@ -31,8 +31,9 @@ export const linearRegExp = (pattern) => {
 
 const regExpEngine = Object.assign((pattern) => linearRegExp(pattern), { code: "linearRegExp" })
 
-// ajv-formats is CommonJS: its default export arrives wrapped under some module settings.
-const addFormats = _addFormats.default ?? _addFormats
+// ajv-formats is CommonJS: its default export arrives wrapped under some module settings. Read
+// when an engine is made, not at import: the CLI bundle loads these modules on first use.
+const addFormats = (ajv) => (_addFormats.default ?? _addFormats)(ajv)
 
 /** A value's canonical text: JSON with object keys sorted, so equal values (JSON Schema's equality) are equal texts. */
 export const canonical = (value) => {
