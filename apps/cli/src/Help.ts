@@ -201,12 +201,12 @@ export const commandHelp = (command: CommandDoc, path: ReadonlyArray<string>): s
 }
 
 /** The help a command line asks for: its command path (`[]` for mcpctl itself), or undefined. */
-export const helpRequest = (args: ReadonlyArray<string>, root: CommandDoc): ReadonlyArray<string> | undefined => {
+export const helpRequest = (args: ReadonlyArray<string>, root: CommandDoc | (() => CommandDoc)): ReadonlyArray<string> | undefined => {
   const end = args.indexOf("--")
   const before = end < 0 ? args : args.slice(0, end)
   if (!before.some((a) => a === "--help" || a === "-h")) return undefined
   const path: Array<string> = []
-  let node: CommandDoc | undefined = root
+  let node: CommandDoc | undefined = typeof root === "function" ? root() : root
   for (const word of before) {
     if (word.startsWith("-")) continue
     const sub: CommandDoc | undefined = node.subcommands.find((c) => c.name === word)
