@@ -14,6 +14,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { figureHolds, packageFigures } from "./figures.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const tsc = join(root, "node_modules/typescript/bin/tsc")
@@ -149,7 +150,7 @@ describe("the packed packages, installed as a user installs them", () => {
       expect(testingFiles).toContain(`dist/fixtures/${fixture}`)
     }
     expect(packed["mcpctl"]!.files.map((f) => f.path).sort()).toEqual(
-      ["bin/mcpctl.cjs", "bin/mcpctl.cjs.cache", "bin/mcpctl.mjs", "bin/relay.mjs", "bin/schema-deps.cjs", "bin/schema-worker.cjs", "bin/server.cjs", "bin/undici.cjs", "package.json"]
+      ["bin/complete.cjs", "bin/mcpctl.cjs", "bin/mcpctl.cjs.cache", "bin/mcpctl.mjs", "bin/relay.mjs", "bin/schema-deps.cjs", "bin/schema-worker.cjs", "bin/server.cjs", "bin/undici.cjs", "package.json"]
     )
   })
 
@@ -255,6 +256,37 @@ console.log(JSON.stringify({
     })
     expect(withSource.code).not.toBe(0)
     expect(withSource.stderr).toContain("ERR_MODULE_NOT_FOUND")
+  })
+
+  it("states in docs/library.md the tarball and installed sizes it measures (each within 10%)", () => {
+    const written = packageFigures(readFileSync(join(root, "docs/library.md"), "utf8"))
+    const libraries = treeSize(join(consumer, "node_modules"))
+    const measured: Record<string, { tarball: number; installed: number }> = {
+      "@mcpctl/core": { tarball: packed["@mcpctl/core"]!.size, installed: libraries },
+      "@mcpctl/testing": { tarball: packed["@mcpctl/testing"]!.size, installed: libraries },
+      mcpctl: { tarball: packed["mcpctl"]!.size, installed: treeSize(join(prefix, "lib", "node_modules")) }
+    }
+    const MB = 1024 * 1024
+    const drifted = Object.entries(measured).flatMap(([name, m]) => {
+      const w = written.get(name)
+      if (w === undefined) return [`${name}: no row in the table`]
+      return [
+        ...(figureHolds(w.tarballMb, m.tarball / MB) ? [] : [`${name} tarball: written ${w.tarballMb} MB, measured ${(m.tarball / MB).toFixed(2)} MB`]),
+        ...(figureHolds(w.installedMb, m.installed / MB) ? [] : [`${name} installed: written ${w.installedMb} MB, measured ${(m.installed / MB).toFixed(0)} MB`])
+      ]
+    })
+    console.log(Object.entries(measured).map(([n, m]) => `${n}: tarball ${(m.tarball / MB).toFixed(2)} MB, installed ${(m.installed / MB).toFixed(0)} MB`).join("; "))
+    expect(drifted, "update the package table of docs/library.md to the measured figures").toEqual([])
+  })
+
+  it("reads the package table's figures, and holds a figure to 10% or its rounding", () => {
+    const table = "| package | ships | deps | tarball | installed |\n| --- | --- | --- | --- | --- |\n" +
+      "| `@mcpctl/core` | `dist/` | `a`, `b \\| c` | 0.23 MB | 76 MB |\n| `mcpctl` (CLI) | bin | none | 1.8 MB | 24 MB |\n\nafter"
+    expect([...packageFigures(table)]).toEqual([["@mcpctl/core", { tarballMb: 0.23, installedMb: 76 }], ["mcpctl", { tarballMb: 1.8, installedMb: 24 }]])
+    expect(figureHolds(69, 76)).toBe(false)
+    expect(figureHolds(0.09, 0.23)).toBe(false)
+    expect(figureHolds(74, 76)).toBe(true)
+    expect(figureHolds(0.01, 0.025)).toBe(true)
   })
 
   it("installs the CLI globally within 40 MB, with only sharp (optional) as a dependency, and it works", async () => {

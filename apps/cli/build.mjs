@@ -176,6 +176,53 @@ await build({
   logLevel: "warning"
 })
 
+// Shell completion (`mcpctl __complete LINE`, at every Tab) has a small file of its own, which
+// bin/mcpctl.mjs loads instead of the bundle: the completer, the settings parser and the command
+// tree as JSON, read here from the commands themselves (a throwaway bundle prints it), so a
+// completion neither compiles the CLI nor starts Effect's runtime.
+{
+  const scratch = mkdtempSync(join(tmpdir(), "mcpctl-tree-"))
+  try {
+    const dump = join(scratch, "tree.cjs")
+    await build({
+      stdin: {
+        contents: `import { mcpctl } from "./src/Commands.ts"
+import { treeOf } from "./src/completion/Tree.ts"
+process.stdout.write(JSON.stringify(treeOf(mcpctl)))`,
+        resolveDir: here,
+        loader: "ts"
+      },
+      outfile: dump,
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      external: ["sharp"],
+      mainFields: ["module", "main"],
+      conditions: ["@mcpctl/source"],
+      logOverride: { "empty-import-meta": "silent" },
+      logLevel: "warning"
+    })
+    const tree = execFileSync(process.execPath, [dump], { encoding: "utf8", timeout: 120_000 })
+    JSON.parse(tree)
+    await build({
+      stdin: { contents: `require("./src/completion/Entry.ts").main(${tree})`, resolveDir: here, loader: "js" },
+      outfile: join(here, "bin/complete.cjs"),
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      minify: true,
+      legalComments: "none",
+      mainFields: ["module", "main"],
+      conditions: ["@mcpctl/source"],
+      logLevel: "warning"
+    })
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
 // A fresh cache for the new bundle, recorded at the exit of a typical command (`tools --json` on
 // one tiny stdio server, in an empty home and project), so what a command compiles lazily (CLI
 // parsing, settings, the pool, the SDK client's handshake, rendering) is in the cache too, not

@@ -27,7 +27,10 @@ async function main() {
   const terminal = process.stdin.isTTY && process.stderr.isTTY && !args.slice(0, end).includes("--json")
   const warm = noDaemon < 0 && !terminal && RELAYED.has(args[0]) && !process.env.MCPCTL_DAEMON_ROLE &&
     !args.slice(0, end).some((a) => a === "--help" || a === "-h" || a === "--auth" || a === "--wizard")
-  if (!warm || !(await (await import("./relay.mjs")).relay(args))) loadBundle()
+  // `mcpctl __complete LINE` (a shell's Tab, docs/CLI.md "Shell completion") has a small file of
+  // its own: it reads settings and the catalogue cache, and never needs the bundle.
+  if (args[0] === "__complete") createRequire(import.meta.url)("./complete.cjs")
+  else if (!warm || !(await (await import("./relay.mjs")).relay(args))) loadBundle()
 }
 
 function loadBundle() {

@@ -3,6 +3,7 @@ import * as Command from "@effect/cli/Command"
 import { auth, logout } from "./commands/auth.js"
 import { call } from "./commands/call.js"
 import { complete } from "./commands/complete.js"
+import { completion } from "./commands/completion.js"
 import { config } from "./commands/config.js"
 import { daemon } from "./commands/daemon.js"
 import { importCommand } from "./commands/import.js"
@@ -21,6 +22,6 @@ export const mcpctl = Command.make("mcpctl").pipe(
       "`mcpctl COMMAND --help` shows a command's options; `mcpctl --version` the version."
   ),
   Command.withSubcommands([
-    servers, tools, call, resources, read, prompts, prompt, complete, skills, skill, add, remove, get, importCommand, config, auth, logout, serve, trust, daemon
+    servers, tools, call, resources, read, prompts, prompt, complete, skills, skill, add, remove, get, importCommand, config, auth, logout, serve, trust, daemon, completion
   ])
 )

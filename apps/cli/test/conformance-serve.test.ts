@@ -16,7 +16,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { judge, readExpectations } from "./conformanceResults.js"
 import { passing, runServerSuite, type Running, startReference, startServe } from "./conformanceServe.js"
-import { repoRoot, workspace } from "./support.js"
+import { repoRoot, slow, workspace } from "./support.js"
 
 const lossesFile = join(repoRoot, "conformance/serve-losses.json")
 const outDir = mkdtempSync(join(tmpdir(), "mcpctl-conformance-serve-"))
@@ -73,6 +73,6 @@ describe("MCP conformance server suite through mcpctl serve", () => {
       expect(before.scenarios.length, "the runner listed its scenarios").toBeGreaterThan(30)
       expect(verdict.unexpected, "scenarios passing directly that fail through serve, not in serve-losses.json").toEqual([])
       expect(verdict.stale.filter((s) => directPass.includes(s.scenario) || !before.scenarios.includes(s.scenario)), "listed checks that pass now (remove them)").toEqual([])
-    }, 600_000)
+    }, slow(600_000))
   }
 })

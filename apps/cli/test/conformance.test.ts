@@ -9,7 +9,7 @@ import { spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { repoRoot } from "./support.js"
+import { repoRoot, slow } from "./support.js"
 
 const conformanceBin = join(repoRoot, "node_modules/@modelcontextprotocol/conformance/dist/index.js")
 /** The suite's runner since 0.1.13 needs Node 22 (`fs.globSync`); mcpctl itself still runs on the test's Node. */
@@ -155,5 +155,5 @@ describe("MCP conformance suite (client scenarios)", () => {
     const stale = outcomes.filter((o) => o.passed && baseline.has(o.scenario)).map((o) => o.scenario)
     expect(unexpected.map((o) => o.scenario), "scenarios failing outside the baseline").toEqual([])
     expect(stale, "baseline entries that now pass (remove them)").toEqual([])
-  }, 420_000)
+  }, slow(420_000))
 })

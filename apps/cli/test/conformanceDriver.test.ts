@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { CLIENT_EXIT_CHECK, EXIT_MARKER, exitedUnexpectedly } from "./conformanceResults.js"
+import { slow } from "./support.js"
 
 const driver = fileURLToPath(new URL("../../../scripts/conformance-client.mjs", import.meta.url))
 
@@ -38,5 +39,5 @@ describe("conformance driver exit codes", () => {
     expect(refused.status).toBe(0)
     expect(exitedUnexpectedly(refused.stderr)).toBe(false)
     expect(CLIENT_EXIT_CHECK).toBe("client-exit-code")
-  }, 60_000)
+  }, slow(60_000))
 })

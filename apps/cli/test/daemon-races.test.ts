@@ -8,7 +8,7 @@ import { waitForExit } from "@mcpctl/testing/Processes"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { logPath, runDir, socketPath, tokenPath } from "../src/daemon/Wire.js"
-import { isAlive, run, workspace } from "./support.js"
+import { isAlive, run, slow, workspace } from "./support.js"
 
 // Each round starts five CLI processes and four daemons at once: minutes on a loaded machine.
 
@@ -58,5 +58,5 @@ describe("daemon start after a crash, four at once", () => {
     expect(listened(home).filter(isAlive)).toEqual([])
     expect(existsSync(socketPath(dir))).toBe(false)
     expect(existsSync(tokenPath(dir))).toBe(false)
-  }, 240_000)
+  }, slow(240_000))
 })

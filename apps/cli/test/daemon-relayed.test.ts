@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { runDir, tokenPath } from "../src/daemon/Wire.js"
-import { isAlive, run, workspace } from "./support.js"
+import { isAlive, run, slow, workspace } from "./support.js"
 
 const ws = workspace()
 const home = join(ws.dir, "home-relayed")
@@ -23,11 +23,11 @@ const served = async (): Promise<number> => JSON.parse((await run(["daemon", "st
 beforeAll(async () => {
   const r = await run(["daemon", "start"], { home })
   expect(r.stderr).toContain("mcpctl daemon started")
-}, 60_000)
+}, slow(60_000))
 afterAll(async () => {
   await run(["daemon", "stop"], { home })
   ws.cleanup()
-}, 60_000)
+}, slow(60_000))
 
 describe("a pinned tool whose definition changed, through the daemon and in-process", () => {
   it("is refused the same way (exit 3), and a settings change is seen on the next call", async () => {
@@ -60,7 +60,7 @@ describe("a pinned tool whose definition changed, through the daemon and in-proc
     const off = await both()
     expect(off.warm).toEqual({ code: 0, stdout: "ran t\n", stderr: "" })
     expect(off.cold).toEqual(off.warm)
-  }, 180_000)
+  }, slow(180_000))
 })
 
 describe("a server removed from the settings", () => {
@@ -81,7 +81,7 @@ describe("a server removed from the settings", () => {
     // The next command, in one environment, sees the change; the other environment's host closes too.
     expect((await run(["tools", "--config", file], { home, cwd: ws.project, env: { PICK: "one" } })).code).toBe(0)
     expect((await waitForExit(gone, 60_000)).alive).toEqual([])
-  }, 180_000)
+  }, slow(180_000))
 })
 
 describe("one warm host, many commands at once", () => {
@@ -96,7 +96,7 @@ describe("one warm host, many commands at once", () => {
     const calls = await Promise.all([0, 1].map(() => run(["call", "mcp__rv__meet", "alone_ms=60000", "--config", file], { home, cwd: ws.project })))
     expect(await served()).toBe(before + 2)
     for (const c of calls) expect({ code: c.code, stdout: c.stdout, stderr: c.stderr }).toEqual({ code: 0, stdout: "met 2\n", stderr: "" })
-  }, 180_000)
+  }, slow(180_000))
 
   it("gives each of them its own output, JSON document and exit code", async () => {
     const file = ws.settings("rendezvous-own.json", {
@@ -115,5 +115,5 @@ describe("one warm host, many commands at once", () => {
     expect(JSON.parse(cold.stdout).content).toEqual([{ type: "text", text: "met 1" }])
     expect(failing.stderr).toBe(cold.stderr)
     expect({ code: plain.code, stdout: plain.stdout, stderr: plain.stderr }).toEqual({ code: 0, stdout: "met 2\n", stderr: "" })
-  }, 180_000)
+  }, slow(180_000))
 })

@@ -77,7 +77,7 @@ describe("mcpctl COMMAND --help", () => {
       expect(extras[c.name], c.name).toBeDefined()
       expect(help(`${c.name} --help`)).toContain(`Example:\n  ${extras[c.name]!.example}`)
     }
-    expect(groups.flatMap(([, names]) => names).filter((n) => !docs.subcommands.some((c) => c.name === n))).toEqual(["completion"])
+    expect(groups.flatMap(([, names]) => names).filter((n) => !docs.subcommands.some((c) => c.name === n))).toEqual([])
   })
 
   it("import: the default scope and the file it writes, FILE in words", () => {

@@ -8,7 +8,7 @@ import * as fixtures from "@mcpctl/testing/Fixtures"
 import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { run, workspace } from "./support.js"
+import { run, slow, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -30,7 +30,7 @@ describe("mcpctl against a hostile server", () => {
     const r = await call("redos")
     expect(r.code).toBe(4)
     expect(r.doc.error.message).toMatch(/Structured content does not match the tool's output schema: data\/s must match pattern/)
-    expect(r.ms).toBeLessThan(10_000)
+    expect(r.ms).toBeLessThan(slow(10_000))
   })
 
   it("an answer of 40 MB fails its call with size and limit (it was dropped silently, the call then hung)", async () => {
@@ -68,14 +68,17 @@ describe("mcpctl against a hostile server", () => {
     const file = ws.settings("never.json", {
       mcpServers: { never: { command: "node", args: [fixtures.echoServer, "--never-initialize", "--start-log", log] } }
     })
+    // The timeout grows with the machine's slowdown, as mcpctl's own start-up does: one timeout
+    // plus that start-up stays below two timeouts however loaded the machine is.
+    const timeout = slow(1500)
     const started = Date.now()
-    const r = await run(["tools", "--config", file, "--json"], { home, env: { MCP_TIMEOUT: "1500" } })
+    const r = await run(["tools", "--config", file, "--json"], { home, env: { MCP_TIMEOUT: String(timeout) } })
     const ms = Date.now() - started
     expect(JSON.parse(r.stdout).errors).toEqual([
-      { server: "never", status: "failed", message: expect.stringContaining("did not finish connecting within 1500 ms") }
+      { server: "never", status: "failed", message: expect.stringContaining(`did not finish connecting within ${timeout} ms`) }
     ])
     expect(readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes(" start "))).toHaveLength(1)
-    expect(ms).toBeLessThan(2 * 1500)
+    expect(ms).toBeLessThan(2 * timeout)
   })
 
   it("a FIFO as the settings file is refused at once (it hung every command)", async () => {
@@ -83,7 +86,7 @@ describe("mcpctl against a hostile server", () => {
     execFileSync("mkfifo", [fifo])
     const started = Date.now()
     const r = await run(["tools", "--config", fifo, "--json"], { home })
-    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(Date.now() - started).toBeLessThan(slow(10_000))
     expect(r.code).toBe(2)
     expect(JSON.parse(r.stdout).error.message).toMatch(/is a FIFO \(named pipe\), not a regular file/)
   })

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { cliBin, repoRoot, run, workspace } from "./support.js"
+import { cliBin, repoRoot, run, slow, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -34,9 +34,9 @@ describe("mcpctl while an output-schema check runs", () => {
     child.kill("SIGTERM")
     const { code, signal } = await exited
     // Generous for a loaded machine; the check's own budget (60 s) is what a blocked loop would reach first.
-    expect(Date.now() - signalled).toBeLessThan(30_000)
+    expect(Date.now() - signalled).toBeLessThan(slow(30_000))
     expect(code !== 0 || signal !== null).toBe(true)
-  }, 90_000)
+  }, slow(90_000))
 
   it("MCP_TOOL_TIMEOUT stops the check and names server and tool", async () => {
     const r = await run(["call", "mcp__b__oneofNested", "--config", settings, "--json", "--no-daemon"], {
@@ -47,7 +47,7 @@ describe("mcpctl while an output-schema check runs", () => {
     const doc = JSON.parse(r.stdout)
     expect(doc.error.type).toBe("ToolTimeout")
     expect(doc.error.message).toMatch(/mcp__b__oneofNested answered, but checking its structuredContent against the tool's outputSchema did not finish within 3000 ms/)
-  }, 90_000)
+  }, slow(90_000))
 
   it("uniqueItems over 20,000 objects: checked (linear), exit 0; a duplicate fails the call", async () => {
     const ok = await run(["call", "mcp__b__unique", "count=20000", "--config", settings, "--json", "--no-daemon"], { home: ws.home, cwd: ws.project })
@@ -55,5 +55,5 @@ describe("mcpctl while an output-schema check runs", () => {
     const dup = await run(["call", "mcp__b__unique", "count=20000", "duplicate=true", "--config", settings, "--json", "--no-daemon"], { home: ws.home, cwd: ws.project })
     expect(dup.code).toBe(4)
     expect(JSON.parse(dup.stdout).error.message).toMatch(/must NOT have duplicate items \(items ## 0 and 20000 are identical\)/)
-  }, 120_000)
+  }, slow(120_000))
 })

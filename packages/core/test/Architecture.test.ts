@@ -8,6 +8,7 @@ import madge from "madge"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { slow } from "./support/slow.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
 const sources = ["packages/core/src", "packages/testing/src", "apps/cli/src"].map((d) => path.join(root, d))
@@ -28,7 +29,7 @@ describe("layout", () => {
     // madge must have seen the whole tree, or "no cycle" would mean nothing.
     expect(Object.keys(graph.obj()).length).toBeGreaterThan(40)
     expect(graph.circular()).toEqual([])
-  }, 60_000)
+  }, slow(60_000))
 
   it("has no module that re-exports another (only the index files do)", () => {
     const offenders = sources.flatMap(tsFiles)

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { slow } from "./support/slow.js"
 
 const dir = mkdtempSync(join(tmpdir(), "mcpctl-blocked-"))
 const host = join(dir, "blocked-host.mjs")
@@ -30,7 +31,7 @@ beforeAll(async () => {
     conditions: ["@mcpctl/source"],
     logLevel: "warning"
   })
-}, 120_000)
+}, slow(120_000))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const runBlocked = async (mode: "signal" | "close", count: number) => {
@@ -65,12 +66,12 @@ describe("a host blocked in its shutdown", () => {
     expect(alive).toEqual([])
     expect(stillBlocked).toBe(true)
     expect(code).toBe(0)
-  }, 180_000)
+  }, slow(180_000))
 
   it("a scope closed by the library alone: the deadline comes with the close", async () => {
     const { alive, stillBlocked, code } = await runBlocked("close", 3)
     expect(alive).toEqual([])
     expect(stillBlocked).toBe(true)
     expect(code).toBe(0)
-  }, 180_000)
+  }, slow(180_000))
 })

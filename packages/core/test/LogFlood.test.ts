@@ -19,6 +19,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { HostClient, notificationShortcut } from "../src/internal/pool/hostClient.js"
 import { logLevelOfLine } from "../src/internal/pool/logLine.js"
+import { slow } from "./support/slow.js"
 
 const floodServer = fileURLToPath(new URL("./support/logFloodServer.mjs", import.meta.url))
 
@@ -139,7 +140,7 @@ describe("a server-log flood through the host", () => {
       // Generous: ~0.3 s here; the SDK's dispatch took ~20 s for as many.
       expect((used.user + used.system) / 1000).toBeLessThan(6_000)
     }).pipe(Effect.provide(hostWith("warning", (log) => void shown.push(log))))
-  }, 120_000)
+  }, slow(120_000))
 
   it.live("at or above it: every message reaches the handler, in order, with its fields", () => {
     const shown: Array<ServerLog> = []
@@ -152,7 +153,7 @@ describe("a server-log flood through the host", () => {
       expect(shown[1]).toEqual({ server: "f", level: "critical", logger: "f", data: "m3" })
       expect(shown.at(-1)).toEqual({ server: "f", level: "critical", logger: "f", data: "m2999" })
     }).pipe(Effect.provide(hostWith("warning", (log) => void shown.push(log))))
-  }, 60_000)
+  }, slow(60_000))
 
   it.live("at debug, all of them", () => {
     const shown: Array<ServerLog> = []
@@ -163,5 +164,5 @@ describe("a server-log flood through the host", () => {
       expect(shown.length).toBe(2_000)
       expect(shown.filter((l) => l.level === "debug").length).toBe(1_000)
     }).pipe(Effect.provide(hostWith("debug", (log) => void shown.push(log))))
-  }, 60_000)
+  }, slow(60_000))
 })

@@ -16,6 +16,7 @@ import { makeStatic } from "../src/config/SettingsLoad.js"
 import { openRemote } from "../src/transport/Http.js"
 import { fetchWithLimit, IdScanner, MESSAGE_TOO_LARGE, MessageTooLargeError, tooLargeText } from "../src/transport/MessageSize.js"
 import { openStdio } from "../src/transport/Stdio.js"
+import { slow } from "./support/slow.js"
 
 const scan = (...pieces: Array<string>) => {
   const scanner = new IdScanner()
@@ -107,7 +108,7 @@ describe("stdio", () => {
       const first = yield* failure(client, "endless")
       expectTooLarge(first.error)
       expect((first.error as Error).message).toMatch(/more than/)
-      expect(first.ms).toBeLessThan(5_000)
+      expect(first.ms).toBeLessThan(slow(5_000))
     }))
 
   it.scoped("an endless line whose id never comes fails the one request in flight", () =>
@@ -115,7 +116,7 @@ describe("stdio", () => {
       const client = yield* stdio()
       const { error, ms } = yield* failure(client, "endless", { idLast: true })
       expectTooLarge(error)
-      expect(ms).toBeLessThan(5_000)
+      expect(ms).toBeLessThan(slow(5_000))
     }))
 })
 
@@ -149,7 +150,7 @@ describe("Streamable HTTP", () => {
       // The transport rejects the request with the body's error: the pool maps it (RequestErrors).
       expect(error).toBeInstanceOf(MessageTooLargeError)
       expect((error as Error).message).toMatch(/more than 1,\d{3},\d{3} bytes .* over the limit of 1,048,576 bytes/)
-      expect(ms).toBeLessThan(5_000)
+      expect(ms).toBeLessThan(slow(5_000))
       expect(process.memoryUsage().rss - rss).toBeLessThan(64 * 1024 * 1024)
     }))
 
@@ -159,7 +160,7 @@ describe("Streamable HTTP", () => {
       const client = yield* remote(server.url, "http")
       const endless = yield* failure(client, "endless")
       expectTooLarge(endless.error)
-      expect(endless.ms).toBeLessThan(5_000)
+      expect(endless.ms).toBeLessThan(slow(5_000))
       const bomb = yield* failure(client, "bomb", { bytes: 2 * LIMIT })
       expectTooLarge(bomb.error)
       const ok = yield* Effect.promise(() => client.callTool({ name: "echo", arguments: { text: "fine" } }))

@@ -11,6 +11,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { endGroup, endingGroups } from "../src/internal/transport/Reaper.js"
+import { slow } from "./support/slow.js"
 
 const dir = mkdtempSync(join(tmpdir(), "mcpctl-reaper-"))
 let n = 0
@@ -44,7 +45,7 @@ describe("Reaper.endGroup", () => {
       expect(end).toMatchObject({ gone: true, left: [], signal: "SIGKILL" })
     }
     expect(endingGroups()).toEqual([])
-  }, 60_000)
+  }, slow(60_000))
 
   it("a second end of the same group shares the first", async () => {
     const g = await stubbornGroup()
@@ -52,7 +53,7 @@ describe("Reaper.endGroup", () => {
     expect(endGroup(g.pgid, g.exited)).toBe(first)
     expect((await first).gone).toBe(true)
     expect(g.pids.filter(Processes.isAlive)).toEqual([])
-  }, 60_000)
+  }, slow(60_000))
 
   it("a leader that exits on SIGINT: the end waits for the grandchild left in the group", async () => {
     const pidFile = join(dir, "leaky.pid")
@@ -68,7 +69,7 @@ describe("Reaper.endGroup", () => {
     expect(Processes.isAlive(grandchildPid)).toBe(false)
     expect(Processes.isAlive(child.pid!)).toBe(false)
     expect(end).toMatchObject({ gone: true, signal: "SIGKILL" })
-  }, 60_000)
+  }, slow(60_000))
 
   it("a group that is gone already is not signalled", async () => {
     const child = spawn(process.execPath, ["-e", "0"], { detached: true, stdio: "ignore" })

@@ -39,6 +39,7 @@ import * as TestClock from "effect/TestClock"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
+import { slow } from "./support/slow.js"
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -524,7 +525,7 @@ describe("bad servers", () => {
         { limits: { connectTimeoutMs: 300 } }
       ))
     )
-  }, 20_000)
+  }, slow(20_000))
 })
 
 describe("a server that never answers", () => {

@@ -7,6 +7,7 @@ import { dataUnits, INLINE_WORK, MAX_INLINE_SCHEMA, runsInline, schemaWeight } f
 import { canonical, makeEngine } from "../src/internal/schemaEngine/engine.mjs"
 import { checkInWorker, workersStarted } from "../src/internal/validation/workers.js"
 import { placeOf } from "../src/pool/SchemaValidator.js"
+import { slow } from "./support/slow.js"
 
 describe("schemaWeight", () => {
   it("counts nodes, through local $refs, and the entries of enum and const", () => {
@@ -77,7 +78,7 @@ describe("the engine's uniqueItems", () => {
     expect(check(items).valid).toBe(true)
     items.push({ tags: ["x"], id: 7 })
     expect(check(items).errorMessage).toMatch(/items ## 7 and 200000 are identical/)
-  }, 60_000)
+  }, slow(60_000))
 })
 
 describe("checkInWorker", () => {

@@ -6,6 +6,15 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 
 /**
+ * A wait bound scaled by `MCPCTL_TEST_SLOWDOWN` (a number ≥ 1, set by the repository's test run
+ * on a loaded machine): the bounds below are for a stuck process, not a slow one.
+ */
+const scaled = (ms: number): number => {
+  const n = Number(process.env.MCPCTL_TEST_SLOWDOWN)
+  return Math.round(ms * (Number.isFinite(n) && n >= 1 ? n : 1))
+}
+
+/**
  * Is a process alive? Zombies count as dead: PID 1 in some sandboxes never reaps orphans, so
  * `kill(pid, 0)` alone keeps succeeding for processes that are gone.
  */
@@ -25,9 +34,9 @@ export const isAlive = (pid: number): boolean => {
   }
 }
 
-/** The non-empty content of `path` once a process has written it; fails after `timeoutMs`. */
+/** The non-empty content of `path` once a process has written it; fails after `timeoutMs` (scaled). */
 export const waitForFile = async (path: string, timeoutMs = 15_000): Promise<string> => {
-  const deadline = Date.now() + timeoutMs
+  const deadline = Date.now() + scaled(timeoutMs)
   while (Date.now() < deadline) {
     if (existsSync(path)) {
       const text = readFileSync(path, "utf8").trim()
@@ -62,7 +71,7 @@ export const childrenOf = (pid: number): Array<{ readonly pid: number; readonly 
 
 /**
  * Waits until none of `pids` is alive (polled: other processes send us no events), at most
- * `timeoutMs`; resolves with the milliseconds it took and the pids still alive then.
+ * `timeoutMs` (scaled); resolves with the milliseconds it took and the pids still alive then.
  */
 export const waitForExit = async (
   pids: ReadonlyArray<number>,
@@ -70,7 +79,8 @@ export const waitForExit = async (
 ): Promise<{ readonly ms: number; readonly alive: ReadonlyArray<number> }> => {
   const started = Date.now()
   let alive = pids.filter(isAlive)
-  while (alive.length > 0 && Date.now() - started < timeoutMs) {
+  const bound = scaled(timeoutMs)
+  while (alive.length > 0 && Date.now() - started < bound) {
     await new Promise((resolve) => setTimeout(resolve, 10))
     alive = alive.filter(isAlive)
   }

@@ -34,8 +34,9 @@ export interface CachedCatalog {
 export const cacheKey = (server: ResolvedServer, projectDir: string, pathVar: string | undefined): string =>
   createHash("sha256").update(JSON.stringify([serverIdentity(server, { projectDir, pathVar }), server.name, server.config])).digest("hex")
 
-const dirOf = (home: string) => Path.join(home, "cache", "catalog")
-const fileOf = (home: string, key: string) => Path.join(dirOf(home), `${key}.json`)
+/** The directory of the cache's files (shell completion reads them without a key). */
+export const directoryOf = (home: string): string => Path.join(home, "cache", "catalog")
+const fileOf = (home: string, key: string) => Path.join(directoryOf(home), `${key}.json`)
 
 const Entry = Schema.Struct({
   key: Schema.String,

@@ -11,7 +11,6 @@ import * as Schema from "effect/Schema"
 import { printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser"
 import { parseJsoncSafe, unsafeKeyWarning } from "../internal/SafeJson.js"
 import { stat } from "node:fs/promises"
-import { homedir } from "node:os"
 import * as Path from "node:path"
 import {
   defaultLimits,
@@ -38,14 +37,13 @@ import { ruleWarnings, suggestKey } from "./RuleCheck.js"
 import { ConfigError } from "../Errors.js"
 import { NotRegularFileError, readRegularFile, readRegularFileSync } from "../internal/files.js"
 import { formatTitle, type HostContext, type HostSettings, readHostSettings } from "./HostFormats.js"
+import * as SettingsNames from "./SettingsNames.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure logic
 
-/** One server name per `mcp__<server>__<tool>` prefix: no dots, spaces or `__` that would break splitting. */
-export function normalizeServerName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_-]/g, "_").replace(/_+/g, "_")
-}
+/** One server name per `mcp__<server>__<tool>` prefix (defined in SettingsNames.ts, which completion loads alone). */
+export const normalizeServerName = SettingsNames.normalizeServerName
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g
 
@@ -520,17 +518,8 @@ const inputValues = (
     return values
   })
 
-/** The settings files of every scope, lowest precedence first; scopes that share a file read it once. */
-export function settingsFiles(projectDir: string, home: string, configFiles: ReadonlyArray<string> = []) {
-  const files: Array<{ scope: Scope; path: string; required: boolean }> = [
-    { scope: "user", path: Path.join(home, "settings.json"), required: false },
-    { scope: "project", path: Path.join(projectDir, ".mcp.json"), required: false },
-    { scope: "project", path: Path.join(projectDir, ".mcpctl", "settings.json"), required: false },
-    { scope: "local", path: Path.join(projectDir, ".mcpctl", "settings.local.json"), required: false },
-    ...configFiles.map((f) => ({ scope: "flag" as const, path: Path.resolve(f), required: true }))
-  ]
-  return files.filter((f, i) => files.findIndex((g) => g.path === f.path) === i)
-}
+/** The settings files of every scope, lowest precedence first (SettingsNames.ts). */
+export const settingsFiles = SettingsNames.settingsFiles
 
 /**
  * The file `add`/`remove` edit for a scope: project writes `.mcp.json`, the file other hosts read
@@ -544,10 +533,8 @@ export function scopeFile(scope: "user" | "project" | "local", projectDir: strin
     : Path.join(projectDir, ".mcpctl", "settings.local.json")
 }
 
-/** `$MCPCTL_HOME`, absolute; the one place the default `~/.mcpctl` lives. */
-export function resolveHome(env: Env, home?: string): string {
-  return Path.resolve(home ?? (env.MCPCTL_HOME || Path.join(homedir(), ".mcpctl")))
-}
+/** `$MCPCTL_HOME`, absolute (SettingsNames.ts: the one place the default `~/.mcpctl` lives). */
+export const resolveHome = SettingsNames.resolveHome
 
 /** Reads, decodes, merges and expands the settings of every scope into the `McpConfig` service. */
 export const load = Effect.fn("McpConfig.load")(function*(options: LoadOptions = {}) {

@@ -3,6 +3,7 @@
 // checking them expensive: one tool per construct. `--ready-file FILE`: each time an answer is
 // written, FILE gets a line (so a test knows the client has it).
 import { appendFileSync } from "node:fs"
+import { initializeResult, rawStdioServer } from "../../../testing/src/fixtures/raw-stdio.mjs"
 
 const readyFile = process.argv.includes("--ready-file") ? process.argv[process.argv.indexOf("--ready-file") + 1] : undefined
 const obj = (properties, extra = {}) => ({ type: "object", properties, ...extra })
@@ -72,41 +73,22 @@ const tools = [
     .map(([name, [outputSchema]]) => ({ name, inputSchema: { type: "object" }, outputSchema }))
 ]
 
-const write = (text) => process.stdout.write(text + "\n")
-const answer = (id, structuredText) => {
-  write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"bomb"}],"structuredContent":${structuredText}}}`)
+const answer = (out, id, structuredText) => {
+  out.raw(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"bomb"}],"structuredContent":${structuredText}}}`)
   if (readyFile) appendFileSync(readyFile, `${id}\n`)
 }
 
-const handle = ({ id, method, params }) => {
-  const reply = (result) => write(JSON.stringify({ jsonrpc: "2.0", id, result }))
-  if (method === "initialize") {
-    return reply({ protocolVersion: params?.protocolVersion ?? "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "bombs", version: "1" } })
-  }
-  if (method === "tools/list") return reply({ tools })
-  if (method !== "tools/call") return write(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: "no" } }))
+rawStdioServer(({ id, method, params }, out) => {
+  if (method === "initialize") return out.result(id, initializeResult(params, "bombs", { tools: {} }))
+  if (method === "tools/list") return out.result(id, { tools })
+  if (method !== "tools/call") return out.error(id, -32601, "no")
   const name = params?.name
   const args = params?.arguments ?? {}
-  if (name === "echo") return reply({ content: [{ type: "text", text: String(args.text ?? "") }] })
+  if (name === "echo") return out.result(id, { content: [{ type: "text", text: String(args.text ?? "") }] })
   const make = bombs[name]?.[1]
   if (make === "deep") {
     const depth = Number(args.depth ?? 100_000)
-    return answer(id, '{"c":'.repeat(depth) + "{}" + "}".repeat(depth))
+    return answer(out, id, '{"c":'.repeat(depth) + "{}" + "}".repeat(depth))
   }
-  return answer(id, JSON.stringify(make(args)))
-}
-
-let buffer = ""
-process.stdin.setEncoding("utf8")
-process.stdin.on("data", (chunk) => {
-  buffer += chunk
-  let nl
-  while ((nl = buffer.indexOf("\n")) >= 0) {
-    const line = buffer.slice(0, nl)
-    buffer = buffer.slice(nl + 1)
-    if (line.trim() === "") continue
-    const msg = JSON.parse(line)
-    if (msg.id !== undefined && msg.method !== undefined) handle(msg)
-  }
+  return answer(out, id, JSON.stringify(make(args)))
 })
-process.stdin.on("end", () => process.exit(0))
