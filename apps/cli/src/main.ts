@@ -17,6 +17,7 @@ import { codeOf, recordSignals } from "./ExitCode.js"
 import { logLevelFromArgv } from "./Flags.js"
 import { showHelp } from "./HelpCommand.js"
 import { report, VERSION } from "./Host.js"
+import { makeRun, withRun } from "./RunState.js"
 import { runMain } from "./Signals.js"
 import { runDaemon } from "./daemon/Daemon.js"
 import { runWorker } from "./daemon/Worker.js"
@@ -25,7 +26,7 @@ import { runDir } from "./daemon/Wire.js"
 const cli = Command.run(mcpctl, { name: "mcpctl", version: VERSION })
 
 // Which signal stopped a run decides its exit code (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
-recordSignals()
+const stoppedBy = recordSignals()
 
 /**
  * The command line checked first (Argv.ts): unknown flags, flags without their value and values
@@ -71,17 +72,20 @@ if (role === "daemon") {
     serverIdleMs: Number(process.env.MCPCTL_DAEMON_SERVER_IDLE_MS) || 5 * 60_000
   })
 } else if (role === "worker") {
-  runWorker({ program: (argv) => run(argv).pipe(withPlainConsole, Effect.provide(cliConfig)), codeOf: (exit) => codeOf(exit) })
+  runWorker({ program: (argv) => run(argv).pipe(withPlainConsole, Effect.provide(cliConfig)), codeOf: (exit, state) => codeOf(exit, state) })
 }
 
+// This run's record (its exit code, whether its JSON document is out): a service of its fibers.
+const thisRun = makeRun()
 if (role !== "daemon" && role !== "worker") run(process.argv).pipe(
   withPlainConsole,
+  withRun(thisRun),
   Effect.provide(cliConfig),
   Effect.provide(NodeContext.layer),
   Effect.provide(logs),
   runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,
-    teardown: (exit) => exitAfterFlush(codeOf(exit))
+    teardown: (exit) => exitAfterFlush(codeOf(exit, thisRun, stoppedBy()))
   })
 )
