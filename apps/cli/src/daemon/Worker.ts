@@ -30,6 +30,7 @@ import { logLevelFromArgv } from "../Flags.js"
 import { HostSource } from "../Host.js"
 import * as Logs from "../Logs.js"
 import { type Run, withRun } from "../RunState.js"
+import { serverIdleMs as serverIdleConfig } from "./Daemon.js"
 import { makeWarmHosts, NeedsTerminal } from "./WarmHosts.js"
 import { frame, type RunRequest } from "./Wire.js"
 
@@ -104,7 +105,8 @@ const setEnv = (env: Readonly<Record<string, string>>) => {
 }
 
 export const runWorker = (parts: CliParts): void => {
-  const serverIdleMs = Number(process.env.MCPCTL_DAEMON_SERVER_IDLE_MS) || 5 * 60_000
+  // The process's entry: its knob read once, through effect/Config as the daemon reads it.
+  const serverIdleMs = Effect.runSync(serverIdleConfig)
   delete process.env.MCPCTL_DAEMON_ROLE
   const active = new Set<Command>()
   const current = currentOf(active)
