@@ -11,52 +11,56 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { exitCodeFor } from "./Host.js"
 import { json, jsonWritten } from "./Render.js"
+import type { Run } from "./RunState.js"
 
 /** 128 + the signal number: what a shell reports for a process a signal ended. */
 const signalCodes: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }
 
-const failureDocument = (type: string, message: string, exitCode: number) => {
-  if (process.argv.includes("--json") && !jsonWritten()) json({ error: { type, message, exitCode } })
+const failureDocument = (run: Run, type: string, message: string, exitCode: number) => {
+  if (process.argv.includes("--json") && !jsonWritten(run)) json({ error: { type, message, exitCode } }, run)
 }
 
-/** The last signal that asked mcpctl to stop, recorded so the exit code can tell which it was. */
-let stoppedBy: string | undefined
-
 /**
- * Remembers which signal interrupted the run. Listening does not change what the signal does:
+ * Remembers which signal interrupted the run, so the exit code can tell which it was; the result
+ * says which (the first), if any. Listening does not change what the signal does:
  * Signals.runMain's own handlers (SIGINT, SIGTERM, SIGHUP) interrupt the program and hurry the
  * shutdown; this one only takes note of the first.
  */
-export const recordSignals = (): void => {
+export const recordSignals = (): () => string | undefined => {
+  let stoppedBy: string | undefined
   for (const signal of Object.keys(signalCodes)) {
     process.once(signal as NodeJS.Signals, () => (stoppedBy ??= signal))
   }
+  return () => stoppedBy
 }
 
 /** The code for an interruption by `signal` (default SIGINT: Ctrl-C) (pure). */
 export const interruptedCode = (signal: string | undefined): number => signalCodes[signal ?? "SIGINT"] ?? 130
 
-/** The exit code of a finished run; prints the cause of a defect, which no message explains. */
-export const codeOf = (exit: Exit.Exit<unknown, unknown>, signal: string | undefined = stoppedBy): number => {
-  if (Exit.isSuccess(exit)) return exitCodeFor(undefined)
+/**
+ * The exit code of a finished run (`run`: its record; `signal`: the one that stopped it, if any);
+ * prints the cause of a defect, which no message explains.
+ */
+export const codeOf = (exit: Exit.Exit<unknown, unknown>, run: Run, signal?: string): number => {
+  if (Exit.isSuccess(exit)) return exitCodeFor(undefined, run)
   if (Cause.isInterruptedOnly(exit.cause)) return interruptedCode(signal)
   const failure = Cause.failureOption(exit.cause)
   if (Option.isSome(failure)) {
     const error = failure.value as { _tag?: string }
     if (typeof error?._tag === "string" && "message" in (error as object)) {
       try {
-        return exitCodeFor(error as never) ?? 70
+        return exitCodeFor(error as never, run) ?? 70
       } catch {
         return 2
       }
     }
     const help = (failure.value as { error?: HelpDoc.HelpDoc })?.error
     // eslint-disable-next-line no-control-regex
-    failureDocument("UsageError", help ? HelpDoc.toAnsiText(help).replace(/\x1b\[[0-9;]*m/g, "").trim() : String(failure.value), 2)
+    failureDocument(run, "UsageError", help ? HelpDoc.toAnsiText(help).replace(/\x1b\[[0-9;]*m/g, "").trim() : String(failure.value), 2)
     return 2
   }
   process.stderr.write(`mcpctl: internal error\n${Cause.pretty(exit.cause)}\n`)
   const defect = Cause.squash(exit.cause)
-  failureDocument("InternalError", `internal error: ${defect instanceof Error ? defect.message : String(defect)}`, 70)
+  failureDocument(run, "InternalError", `internal error: ${defect instanceof Error ? defect.message : String(defect)}`, 70)
   return 70
 }

@@ -22,7 +22,7 @@ import { statSync } from "node:fs"
 import * as Path from "node:path"
 import { askInputOnTerminal } from "./InputPrompt.js"
 import { err, json } from "./Render.js"
-import { runState } from "./RunState.js"
+import { type Run, RunState } from "./RunState.js"
 
 /** The version `--version` prints and spans carry. */
 export const VERSION = "0.1.0"
@@ -218,15 +218,19 @@ export type HostProvider = <A, E>(
   program: Effect.Effect<A, E, Host>
 ) => Effect.Effect<A, E | ConfigError | UsageError>
 
-let provideHost: HostProvider = (options, program) => Effect.provide(program, hostLayer(options))
+/** Builds the host for the run, and closes it with the run. */
+const perRun: HostProvider = (options, program) => Effect.provide(program, hostLayer(options))
 
-/** Replaces how commands get their host (once, by the daemon's warm host process). */
-export const setHostProvider = (provider: HostProvider): void => {
-  provideHost = provider
-}
+/**
+ * The `HostProvider` of the running command: a run of its own builds its host (the default);
+ * the daemon's host process provides its warm hosts.
+ */
+export class HostSource extends Context.Reference<HostSource>()("mcpctl/cli/HostSource", {
+  defaultValue: (): HostProvider => perRun
+}) {}
 
 /** Sets the exit code of a run that does not fail (1 when a tool returned `isError`). */
-export const setExitCode = (code: number) => Effect.sync(() => (runState().successCode = code))
+export const setExitCode = (code: number) => Effect.map(RunState, (run) => void (run.successCode = code))
 /**
  * The listing commands (`servers`, `tools`, `resources`, `prompts`) print what they could, and
  * exit 4 (server unavailable) when every server they needed failed: named ones, else every
@@ -235,8 +239,8 @@ export const setExitCode = (code: number) => Effect.sync(() => (runState().succe
 export const unavailableWhenAllFailed = (needed: ReadonlyArray<string>, failed: ReadonlyArray<string>) =>
   needed.length > 0 && needed.every((name) => failed.includes(name)) ? setExitCode(4) : Effect.void
 
-/** The exit code to end with, once the command is done. */
-export const exitCodeFor = (failure: McpctlError | undefined) => (failure ? exitCodeOf(failure) : runState().successCode)
+/** The exit code to end `run` with, once the command is done. */
+export const exitCodeFor = (failure: McpctlError | undefined, run: Run) => (failure ? exitCodeOf(failure) : run.successCode)
 
 /**
  * Runs `command` on the host, in a span named after it; a failure is printed (and, with
@@ -249,7 +253,7 @@ export const runOnHost = <A, E extends McpctlError>(
   program: Effect.Effect<A, E, Host>
 ): Effect.Effect<A, E | McpctlError> =>
   program.pipe(
-    (effect) => provideHost(options, effect),
+    (effect) => Effect.flatMap(HostSource, (provide) => provide(options, effect)),
     Effect.tapError((error) => Effect.sync(() => report(options, error))),
     Effect.withSpan(`mcpctl ${command}`, { captureStackTrace: false }),
     // Spans of the run go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT says where.

@@ -8,7 +8,7 @@
 
 import type { ContentItem } from "@mcpctl/core/ContentItem"
 import { sanitize, sanitizeAndCut } from "@mcpctl/core/Sanitize"
-import { runState } from "./RunState.js"
+import { currentRun, type Run } from "./RunState.js"
 
 // A reader that goes away early (`mcpctl tools | head`) is no error of ours: the rest of the
 // output has nowhere to go, and Node would otherwise crash on the unhandled EPIPE.
@@ -26,14 +26,14 @@ export const err = (line = ""): void => {
   process.stderr.write(sanitize(line) + "\n")
 }
 
-/** The one JSON document of a `--json` run. */
-export const json = (value: unknown): void => {
-  runState().documentWritten = true
+/** The one JSON document of a `--json` run (of the running fiber's run, unless `run` says which). */
+export const json = (value: unknown, run: Run = currentRun()): void => {
+  run.documentWritten = true
   process.stdout.write(JSON.stringify(value, null, 2) + "\n")
 }
 
 /** Whether the run's JSON document is out (a failure found later must not write a second one). */
-export const jsonWritten = (): boolean => runState().documentWritten
+export const jsonWritten = (run: Run = currentRun()): boolean => run.documentWritten
 
 const visibleLength = (text: string): number => [...text].length
 

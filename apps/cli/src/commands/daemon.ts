@@ -11,20 +11,32 @@ import { spawn } from "node:child_process"
 import { closeSync, openSync, readFileSync } from "node:fs"
 import { connect } from "node:net"
 import { privateRunDir } from "../daemon/Daemon.js"
+import { untrusted } from "../../bin/relay.mjs"
 import { frame, frameReader, logPath, runDir, socketPath, tokenPath } from "../daemon/Wire.js"
 import * as Flags from "../Flags.js"
 import { report, setExitCode } from "../Host.js"
 import { err, json, out } from "../Render.js"
 
-/** Sends one control request; undefined when no daemon answers (none, stale socket, wrong token). */
+/**
+ * Why the daemon's files of `dir` are not to be trusted (a string), else nothing: the relay
+ * client's checks (bin/relay.mjs), since a control request carries the token too and its answer
+ * is printed. `run/` this user's directory of mode 0700, the socket and the token this user's and
+ * 0600, none a symbolic link.
+ */
+export const untrustedFiles = (dir: string): string | undefined => {
+  const verdict = untrusted(dir, socketPath(dir), tokenPath(dir))
+  return typeof verdict === "string" ? verdict : undefined
+}
+
+/**
+ * Sends one control request; undefined when no daemon answers (none, stale socket, wrong token)
+ * or when its files are not to be trusted ({@link untrustedFiles}): then nothing is sent.
+ */
 export const control = (dir: string, kind: "status" | "stop", timeoutMs = 30_000): Promise<Record<string, unknown> | undefined> =>
   new Promise((resolve) => {
-    let token: string
-    try {
-      token = readFileSync(tokenPath(dir), "utf8").trim()
-    } catch {
-      return resolve(undefined)
-    }
+    const verdict = untrusted(dir, socketPath(dir), tokenPath(dir))
+    if (typeof verdict === "string" || verdict.token === undefined) return resolve(undefined)
+    const token = verdict.token
     const socket = connect(socketPath(dir))
     const reader = frameReader()
     const timer = setTimeout(() => socket.destroy(), timeoutMs)
@@ -131,9 +143,21 @@ const start = Command.make("start", { idle, serverIdle }, (flags) =>
     err(`mcpctl daemon started (pid ${pid}) on ${socketPath(dir)}; it exits after ${flags.idle} min without a command.`)
   }).pipe(Effect.tapError((error) => Effect.sync(() => report({ json: false }, error))))).pipe(Command.withDescription("Start the daemon that keeps servers warm between commands (detached)"))
 
+/** A daemon whose files are not to be trusted is not asked anything: said on stderr, exit 1. */
+const refuseUntrusted = (why: string) =>
+  Effect.zipRight(
+    setExitCode(1),
+    Effect.sync(() => err(`mcpctl: not asking the daemon (${why}): its files must be yours and private (run/ 0700, socket and token 0600).`))
+  )
+
 const status = Command.make("status", { json: Flags.json }, (flags) =>
   Effect.gen(function*() {
     const dir = runDir(process.env)
+    const why = untrustedFiles(dir)
+    if (why !== undefined) {
+      yield* refuseUntrusted(why)
+      return flags.json ? json({ running: false, untrusted: why }) : undefined
+    }
     const s = yield* Effect.promise(() => control(dir, "status", 10_000))
     if (!s) {
       yield* setExitCode(1)
@@ -154,6 +178,8 @@ const status = Command.make("status", { json: Flags.json }, (flags) =>
 const stop = Command.make("stop", {}, () =>
   Effect.gen(function*() {
     const dir = runDir(process.env)
+    const why = untrustedFiles(dir)
+    if (why !== undefined) return yield* refuseUntrusted(why)
     const s = yield* Effect.promise(() => control(dir, "status", 5_000))
     if (!s) return err("mcpctl daemon is not running.")
     yield* Effect.promise(() => control(dir, "stop", 60_000))

@@ -15,13 +15,35 @@
  * One daemon per run directory (Lock.ts): the lock is taken before the socket or the token is
  * touched, and at exit a daemon removes the socket and the token only if they are still the
  * files it made (same inode), never a successor's.
+ *
+ * An Effect program: the lock, the token, the listening socket and every host process are scoped
+ * resources of the daemon's scope, so stopping is closing it. A host process's release is its
+ * escalation: asked to shut down (its servers stop as on Ctrl-C), SIGKILL after 15 s. Knobs are
+ * read through `effect/Config` (`daemonOptions`), lines go through Effect's logger (`logger`).
  */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as HashMap from "effect/HashMap"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
 import { fork, type ChildProcess } from "node:child_process"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { chmodSync, lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs"
+import { connect, createServer, type Server, type Socket } from "node:net"
+import { formatLine } from "../Logs.js"
 import { takeDaemonLock } from "./Lock.js"
-import { connect, createServer, type Socket } from "node:net"
-import { type ControlRequest, frame, frameReader, type RunRequest, socketPath, tokenPath } from "./Wire.js"
+import { type ControlRequest, frame, frameReader, type RunRequest, runDir, socketPath, tokenPath } from "./Wire.js"
 
 /** What the daemon is started with. */
 export interface DaemonOptions {
@@ -32,8 +54,51 @@ export interface DaemonOptions {
   readonly serverIdleMs: number
 }
 
+/** A positive number of milliseconds from `name`, else `fallback` (unset or not a positive number). */
+const positiveMs = (name: string, fallback: number): Config.Config<number> =>
+  Config.number(name).pipe(
+    Config.validate({ message: `${name} must be a positive number of milliseconds`, validation: (n) => n > 0 }),
+    Config.orElse(() => Config.succeed(fallback))
+  )
+
+/** The pool's idle time to live in a host process (`MCPCTL_DAEMON_SERVER_IDLE_MS`, default 5 min). */
+export const serverIdleMs: Config.Config<number> = positiveMs("MCPCTL_DAEMON_SERVER_IDLE_MS", 5 * 60_000)
+
+/**
+ * The daemon's knobs (`daemon start` sets them for the daemon it starts): the run directory of
+ * `MCPCTL_HOME`, `MCPCTL_DAEMON_IDLE_MS` (default 30 min), `MCPCTL_DAEMON_SERVER_IDLE_MS` (5 min).
+ */
+export const daemonOptions: Config.Config<DaemonOptions> = Config.all({
+  dir: Config.option(Config.string("MCPCTL_HOME")).pipe(
+    Config.map((home) => runDir({ MCPCTL_HOME: Option.getOrUndefined(home) }))
+  ),
+  idleMs: positiveMs("MCPCTL_DAEMON_IDLE_MS", 30 * 60_000),
+  serverIdleMs
+})
+
+/** Why the daemon did not run: another daemon runs (exit 3), or the lock or the socket failed (exit 1). */
+export class DaemonError extends Schema.TaggedError<DaemonError>()("DaemonError", {
+  reason: Schema.Literal("another", "lock", "listen", "run-dir"),
+  message: Schema.String,
+  cause: Schema.optional(Schema.Unknown)
+}) {}
+
+/** One line of the daemon's log (pure): the time, then the CLI's line format (Logs.ts). */
+export const logLine = (date: Date, line: string): string => `${date.toISOString()} ${line}`
+
+/** The daemon's log: its stderr (run/daemon.log), one timestamped line per message. */
+export const logger: Layer.Layer<never> = Logger.replace(
+  Logger.defaultLogger,
+  Logger.make(({ annotations, date, logLevel, message }) => {
+    process.stderr.write(logLine(date, formatLine(logLevel, message, [...HashMap.toEntries(annotations)])) + "\n")
+  })
+)
+
 /** A host process per working directory and environment, at most this many. */
 const MAX_WORKERS = 4
+
+/** How long a host process gets to shut its servers down before SIGKILL. */
+const SHUTDOWN_GRACE = Duration.seconds(15)
 
 /** Variables that change between shell commands and say nothing about what a host sees. */
 const VOLATILE = new Set(["_", "OLDPWD", "SHLVL"])
@@ -59,231 +124,336 @@ const sameSecret = (a: string, b: string): boolean => {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
 interface Worker {
   readonly key: string
   readonly child: ChildProcess
+  /** Closing it shuts the host process down (the escalation); once, whoever closes it. */
+  readonly scope: Scope.CloseableScope
   inFlight: number
   lastUsed: number
 }
 
-export const runDaemon = (options: DaemonOptions): void => {
-  delete process.env.MCPCTL_DAEMON_ROLE
-  const { dir } = options
-  privateRunDir(dir)
-  // Holding no directory of the starter's (the host processes work in each caller's own).
-  process.chdir("/")
-  const socketFile = socketPath(dir)
-  const tokenFile = tokenPath(dir)
-  const token = randomBytes(32).toString("hex")
-  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
-  const workers = new Map<string, Worker>()
-  const startedAt = Date.now()
-  let lastActivity = Date.now()
-  let served = 0
-  let refused = 0
-  let stopping = false
-  /** The inodes of the socket and the token this daemon made: the only ones it removes. */
-  let socketIno: number | undefined
-  let tokenIno: number | undefined
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
 
-  const spawnWorker = (key: string): Worker => {
-    const child = fork(process.argv[1]!, [], {
-      env: { ...process.env, MCPCTL_DAEMON_ROLE: "worker", MCPCTL_DAEMON_SERVER_IDLE_MS: String(options.serverIdleMs) },
-      stdio: ["ignore", 2, 2, "ipc"],
-      serialization: "json"
-    })
-    const worker: Worker = { key, child, inFlight: 0, lastUsed: Date.now() }
-    child.on("message", (message: { type: string }) => {
-      if (message.type === "done") {
-        worker.inFlight--
-        worker.lastUsed = lastActivity = Date.now()
-      } else if (message.type === "changed") {
-        // One host process saw the settings change: every other one checks its hosts now.
-        for (const other of workers.values()) if (other.child.connected) other.child.send({ type: "recheck" }, () => {})
-      }
-    })
-    child.on("exit", (code, signal) => {
-      if (workers.get(key) === worker) workers.delete(key)
-      if (!stopping) log(`host process ${child.pid} exited (${signal ?? code})`)
-    })
-    workers.set(key, worker)
-    return worker
-  }
+/** Resolves when the child has exited (at once when it has). */
+const exitOf = (child: ChildProcess): Effect.Effect<void> =>
+  Effect.async<void>((resume) => {
+    if (exited(child)) return resume(Effect.void)
+    const onExit = () => resume(Effect.void)
+    child.once("exit", onExit)
+    return Effect.sync(() => child.off("exit", onExit))
+  })
 
-  const workerFor = (key: string): Worker => {
-    const found = workers.get(key)
-    if (found && found.child.connected) return found
-    if (workers.size >= MAX_WORKERS) {
-      const idle = [...workers.values()].filter((w) => w.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0]
-      if (idle) {
-        workers.delete(idle.key)
-        idle.child.send({ type: "shutdown" })
-      }
+/**
+ * The release of a host process: asked to shut down as on Ctrl-C, SIGKILL when it has not exited
+ * after the grace period (interruptible inside the finalizer, so the timeout can fire).
+ */
+const shutDown = (child: ChildProcess): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    if (exited(child)) return Effect.void
+    if (child.connected) child.send({ type: "shutdown" }, () => {})
+    return Effect.interruptible(exitOf(child)).pipe(
+      Effect.timeoutOption(SHUTDOWN_GRACE),
+      Effect.flatMap((done) =>
+        Option.isSome(done) ? Effect.void : Effect.zipRight(Effect.sync(() => child.kill("SIGKILL")), exitOf(child)))
+    )
+  })
+
+/**
+ * The daemon until it stops, every resource released (host processes gone, socket and token
+ * removed); it fails only when it could not start. The result: the `daemon stop` connections,
+ * to be answered now.
+ */
+export const runDaemon = (options: DaemonOptions): Effect.Effect<ReadonlyArray<Socket>, DaemonError> =>
+  Effect.scoped(Effect.gen(function*() {
+    delete process.env.MCPCTL_DAEMON_ROLE
+    const { dir } = options
+    yield* Effect.try({
+      try: () => privateRunDir(dir),
+      catch: (cause) => new DaemonError({ reason: "run-dir", message: `cannot use ${dir}: ${messageOf(cause)}`, cause })
+    })
+    // Holding no directory of the starter's (the host processes work in each caller's own).
+    process.chdir("/")
+    const runtime = yield* Effect.runtime<never>()
+    const runFork = Runtime.runFork(runtime)
+    const socketFile = socketPath(dir)
+    const tokenFile = tokenPath(dir)
+    const token = randomBytes(32).toString("hex")
+    const workers = new Map<string, Worker>()
+    const startedAt = Date.now()
+    let lastActivity = Date.now()
+    let served = 0
+    let refused = 0
+    let stopping = false
+    /** Why the daemon stops, and the control connections waiting for it to be done. */
+    const stopped = yield* Deferred.make<string>()
+    const stopReplies: Array<Socket> = []
+    const stop = (why: string) => Effect.suspend(() => {
+      stopping = true
+      return Deferred.succeed(stopped, why)
+    })
+
+    // One daemon per run directory: the lock first, before the socket or the token is touched.
+    const lock = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => takeDaemonLock(dir),
+        catch: (cause) => new DaemonError({ reason: "lock", message: `cannot take the daemon lock in ${dir}: ${messageOf(cause)}`, cause })
+      }),
+      (lock) => Effect.sync(() => lock?.release())
+    )
+    if (lock === undefined) {
+      return yield* new DaemonError({ reason: "another", message: `another daemon holds the lock of ${dir}` })
     }
-    return spawnWorker(key)
-  }
+    // A daemon of a version without the lock may still listen there: its socket stays.
+    const listening = yield* Effect.async<boolean>((resume) => {
+      const probe = connect(socketFile)
+      probe.on("connect", () => {
+        probe.destroy()
+        resume(Effect.succeed(true))
+      })
+      probe.on("error", () => resume(Effect.succeed(false)))
+    })
+    if (listening) return yield* new DaemonError({ reason: "another", message: `another daemon listens on ${socketFile}` })
+    // Host processes shut down all at once when the daemon stops, after the socket closed and
+    // before the lock is given back.
+    const workerScopes = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.parallel)
 
-  const status = async () => {
-    const replies = await Promise.all([...workers.values()].map((w) =>
-      new Promise<unknown>((resolve) => {
+    /** Removes `file` only if it is still the one this daemon made. */
+    const removeOwn = (file: string, ino: number) =>
+      Effect.sync(() => {
+        try {
+          if (lstatSync(file).ino === ino) unlinkSync(file)
+        } catch {
+          // gone already
+        }
+      })
+
+    // The token exists before anyone can connect.
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        writeFileSync(tokenFile, token + "\n", { mode: 0o600 })
+        chmodSync(tokenFile, 0o600)
+        return lstatSync(tokenFile).ino
+      }),
+      (ino) => removeOwn(tokenFile, ino)
+    )
+
+    const spawnWorker = (key: string): Effect.Effect<Worker> =>
+      Effect.gen(function*() {
+        const scope = yield* Scope.fork(workerScopes, ExecutionStrategy.sequential)
+        const child = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            fork(process.argv[1]!, [], {
+              env: { ...process.env, MCPCTL_DAEMON_ROLE: "worker", MCPCTL_DAEMON_SERVER_IDLE_MS: String(options.serverIdleMs) },
+              stdio: ["ignore", 2, 2, "ipc"],
+              serialization: "json"
+            })
+          ),
+          shutDown
+        ).pipe(Scope.extend(scope))
+        const worker: Worker = { key, child, scope, inFlight: 0, lastUsed: Date.now() }
+        child.on("message", (message: { type: string }) => {
+          if (message.type === "done") {
+            worker.inFlight--
+            worker.lastUsed = lastActivity = Date.now()
+          } else if (message.type === "changed") {
+            // One host process saw the settings change: every other one checks its hosts now.
+            for (const other of workers.values()) if (other.child.connected) other.child.send({ type: "recheck" }, () => {})
+          }
+        })
+        child.on("exit", (code, signal) => {
+          if (workers.get(key) === worker) workers.delete(key)
+          if (!stopping) runFork(Effect.logWarning(`host process ${child.pid} exited (${signal ?? code})`))
+          runFork(Scope.close(scope, Exit.void))
+        })
+        workers.set(key, worker)
+        return worker
+      })
+
+    /** The host process of `key`: the running one, else a new one (the least recently used idle one goes at the limit). */
+    const workerFor = (key: string): Effect.Effect<Worker> =>
+      Effect.suspend(() => {
+        const found = workers.get(key)
+        if (found && found.child.connected) return Effect.succeed(found)
+        if (workers.size >= MAX_WORKERS) {
+          const idle = [...workers.values()].filter((w) => w.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0]
+          if (idle) {
+            workers.delete(idle.key)
+            runFork(Scope.close(idle.scope, Exit.void))
+          }
+        }
+        return spawnWorker(key)
+      })
+
+    /** One host process's status; a busy one that does not answer within 2 s says so. */
+    const workerStatus = (w: Worker) =>
+      Effect.async<unknown>((resume) => {
         const id = Math.random()
-        const timer = setTimeout(() => resolve({ pid: w.child.pid, hosts: [], commands: 0, busy: true }), 2000)
         const onMessage = (m: { type: string; id?: number }) => {
           if (m.type !== "status" || m.id !== id) return
-          clearTimeout(timer)
-          w.child.off("message", onMessage)
-          resolve(m)
+          resume(Effect.succeed(m))
         }
         w.child.on("message", onMessage)
-        w.child.send({ type: "status", id })
-      })
-    ))
-    ;(globalThis as { gc?: () => void }).gc?.()
-    const { arrayBuffers, external, heapUsed, rss } = process.memoryUsage()
-    const mb = (n: number) => Math.round(n / 1e5) / 10
-    return {
-      pid: process.pid,
-      memory: { rssMb: mb(rss), heapUsedMb: mb(heapUsed), externalMb: mb(external), arrayBuffersMb: mb(arrayBuffers) },
-      socket: socketFile,
-      startedAt: new Date(startedAt).toISOString(),
-      idleExitSeconds: Math.round(options.idleMs / 1000),
-      idleSeconds: Math.round((Date.now() - lastActivity) / 1000),
-      serverIdleSeconds: Math.round(options.serverIdleMs / 1000),
-      commands: served,
-      refused,
-      hostProcesses: replies.map((r) => {
-        const { type: _type, id: _id, ...rest } = r as Record<string, unknown>
-        return rest
-      })
-    }
-  }
+        w.child.send({ type: "status", id }, () => {})
+        return Effect.sync(() => w.child.off("message", onMessage))
+      }).pipe(
+        Effect.timeout(Duration.seconds(2)),
+        Effect.orElseSucceed(() => ({ pid: w.child.pid, hosts: [], commands: 0, busy: true }))
+      )
 
-  /** Every host process shuts its servers down as on Ctrl-C; then the daemon exits. */
-  const stop = (why: string): Promise<void> => {
-    if (stopping) return Promise.resolve()
-    stopping = true
-    log(`stopping: ${why}`)
-    server.close()
-    for (const [file, ino] of [[socketFile, socketIno], [tokenFile, tokenIno]] as const) {
-      try {
-        if (ino !== undefined && lstatSync(file).ino === ino) unlinkSync(file)
-      } catch {
-        // gone already
-      }
-    }
-    return Promise.all([...workers.values()].map((w) =>
-      new Promise<void>((resolve) => {
-        if (w.child.exitCode !== null || w.child.signalCode !== null) return resolve()
-        const kill = setTimeout(() => w.child.kill("SIGKILL"), 15_000)
-        w.child.once("exit", () => {
-          clearTimeout(kill)
-          resolve()
+    const status = Effect.gen(function*() {
+      const replies = yield* Effect.forEach([...workers.values()], workerStatus, { concurrency: "unbounded" })
+      ;(globalThis as { gc?: () => void }).gc?.()
+      const { arrayBuffers, external, heapUsed, rss } = process.memoryUsage()
+      const mb = (n: number) => Math.round(n / 1e5) / 10
+      const now = yield* Clock.currentTimeMillis
+      return {
+        pid: process.pid,
+        memory: { rssMb: mb(rss), heapUsedMb: mb(heapUsed), externalMb: mb(external), arrayBuffersMb: mb(arrayBuffers) },
+        socket: socketFile,
+        startedAt: new Date(startedAt).toISOString(),
+        idleExitSeconds: Math.round(options.idleMs / 1000),
+        idleSeconds: Math.round((now - lastActivity) / 1000),
+        serverIdleSeconds: Math.round(options.serverIdleMs / 1000),
+        commands: served,
+        refused,
+        hostProcesses: replies.map((r) => {
+          const { type: _type, id: _id, ...rest } = r as Record<string, unknown>
+          return rest
         })
-        w.child.send({ type: "shutdown" }, () => {})
-      })
-    )).then(() => undefined)
-  }
+      }
+    })
 
-  const onConnection = (socket: Socket) => {
-    const reader = frameReader()
-    socket.on("error", () => {})
-    const onData = (chunk: Buffer) => {
-      let frames
-      try {
-        frames = reader.push(chunk)
-      } catch {
-        socket.destroy()
-        return
-      }
-      const first = frames[0]
-      if (!first) return
-      socket.off("data", onData)
-      socket.pause()
-      let message: (RunRequest | ControlRequest) & { kind?: string }
-      try {
-        message = JSON.parse(first.body.toString("utf8"))
-      } catch {
-        socket.destroy()
-        return
-      }
-      if (typeof message.token !== "string" || !sameSecret(message.token, token)) {
-        refused++
-        log("refused a connection without the daemon's token")
-        socket.destroy()
-        return
-      }
-      if (first.type === "C") {
-        if (message.kind === "status") status().then((s) => socket.end(frame("J", JSON.stringify(s))))
-        else if (message.kind === "stop") stop("daemon stop").then(() => socket.end(frame("J", JSON.stringify({ stopped: true })), () => process.exit(0)))
-        else socket.destroy()
-        return
-      }
-      if (first.type !== "R" || stopping) {
-        socket.end(frame("I"))
-        return
-      }
-      const request = message as RunRequest
-      served++
-      lastActivity = Date.now()
-      const worker = workerFor(routeKey(request))
-      worker.inFlight++
-      worker.child.send({ type: "run", request }, socket, { keepOpen: false }, (error) => {
-        if (error) {
-          worker.inFlight--
-          socket.end(frame("I"))
+    /** Hands a command, with its client's socket, to its host process. */
+    const relay = (request: RunRequest, socket: Socket) =>
+      Effect.gen(function*() {
+        served++
+        lastActivity = Date.now()
+        const worker = yield* workerFor(routeKey(request))
+        worker.inFlight++
+        worker.child.send({ type: "run", request }, socket, { keepOpen: false }, (error) => {
+          if (error) {
+            worker.inFlight--
+            socket.end(frame("I"))
+          }
+        })
+      })
+
+    const onConnection = (socket: Socket) => {
+      const reader = frameReader()
+      socket.on("error", () => {})
+      const onData = (chunk: Buffer) => {
+        let frames
+        try {
+          frames = reader.push(chunk)
+        } catch {
+          socket.destroy()
+          return
         }
-      })
+        const first = frames[0]
+        if (!first) return
+        socket.off("data", onData)
+        socket.pause()
+        let message: (RunRequest | ControlRequest) & { kind?: string }
+        try {
+          message = JSON.parse(first.body.toString("utf8"))
+        } catch {
+          socket.destroy()
+          return
+        }
+        if (typeof message.token !== "string" || !sameSecret(message.token, token)) {
+          refused++
+          runFork(Effect.logWarning("refused a connection without the daemon's token"))
+          socket.destroy()
+          return
+        }
+        if (first.type === "C") {
+          if (message.kind === "status") runFork(Effect.map(status, (s) => socket.end(frame("J", JSON.stringify(s)))))
+          else if (message.kind === "stop") {
+            // Answered once every host process has shut its servers down, just before the exit.
+            stopReplies.push(socket)
+            runFork(stop("daemon stop"))
+          } else socket.destroy()
+          return
+        }
+        if (first.type !== "R" || stopping) {
+          socket.end(frame("I"))
+          return
+        }
+        runFork(relay(message as RunRequest, socket))
+      }
+      socket.on("data", onData)
     }
-    socket.on("data", onData)
-  }
 
-  const server = createServer({ pauseOnConnect: false }, onConnection)
-  const listen = () => {
-    // The token exists before anyone can connect; a stale socket of a dead daemon is replaced.
-    writeFileSync(tokenFile, token + "\n", { mode: 0o600 })
-    chmodSync(tokenFile, 0o600)
-    tokenIno = lstatSync(tokenFile).ino
-    try {
-      unlinkSync(socketFile)
-    } catch {
-      // none
-    }
-    const oldMask = process.umask(0o177)
-    server.listen(socketFile, () => {
-      process.umask(oldMask)
-      chmodSync(socketFile, 0o600)
-      socketIno = lstatSync(socketFile).ino
-      log(`listening on ${socketFile} (pid ${process.pid})`)
-      // The starter waits for this line on the pipe that is our stdout, then lets go of it.
-      process.stdout.end(`ready ${process.pid}\n`)
+    // A stale socket of a dead daemon is replaced; the socket is 0600 from its first moment.
+    const server = yield* Effect.acquireRelease(
+      Effect.async<{ readonly server: Server; readonly ino: number }, DaemonError>((resume) => {
+        try {
+          unlinkSync(socketFile)
+        } catch {
+          // none
+        }
+        const server = createServer({ pauseOnConnect: false }, onConnection)
+        const oldMask = process.umask(0o177)
+        const onError = (cause: Error) => {
+          process.umask(oldMask)
+          resume(Effect.fail(new DaemonError({ reason: "listen", message: `cannot listen on ${socketFile}: ${cause.message}`, cause })))
+        }
+        server.once("error", onError)
+        server.listen(socketFile, () => {
+          server.off("error", onError)
+          process.umask(oldMask)
+          chmodSync(socketFile, 0o600)
+          resume(Effect.succeed({ server, ino: lstatSync(socketFile).ino }))
+        })
+      }),
+      ({ ino, server }) => Effect.zipRight(Effect.sync(() => server.close()), removeOwn(socketFile, ino))
+    )
+    server.server.on("error", (error) => runFork(Effect.zipRight(Effect.logError(`socket error: ${error.message}`), stop("socket error"))))
+    yield* Effect.logInfo(`listening on ${socketFile} (pid ${process.pid})`)
+    // The starter waits for this line on the pipe that is our stdout, then lets go of it.
+    process.stdout.end(`ready ${process.pid}\n`)
+
+    // Idle: no command running and none for `idleMs`.
+    yield* Effect.suspend(() => {
+      const busy = [...workers.values()].some((w) => w.inFlight > 0)
+      return !busy && Date.now() - lastActivity >= options.idleMs ? stop(`idle for ${Math.round(options.idleMs / 1000)} s`) : Effect.void
+    }).pipe(
+      Effect.repeat(Schedule.spaced(Duration.millis(Math.max(50, Math.min(10_000, options.idleMs / 4))))),
+      Effect.forkScoped
+    )
+    // Kept to the exit: a second signal during the shutdown changes nothing.
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => runFork(stop(signal)))
+
+    const why = yield* Deferred.await(stopped)
+    yield* Effect.logInfo(`stopping: ${why}`)
+    // No new connection while the host processes shut down.
+    server.server.close()
+    return stopReplies
+  }))
+
+/**
+ * The daemon process: runs the daemon with its knobs from the environment and its log lines on
+ * stderr, then exits: 0 once stopped, 3 when another daemon runs (told to the starter on stdout),
+ * 1 when it could not start.
+ */
+export const main: Effect.Effect<void> = Effect.gen(function*() {
+  const options = yield* daemonOptions
+  const exit = yield* Effect.exit(runDaemon(options))
+  if (Exit.isSuccess(exit)) {
+    const stopped = frame("J", JSON.stringify({ stopped: true }))
+    yield* Effect.forEach(exit.value, (socket) => Effect.async<void>((resume) => void socket.end(stopped, () => resume(Effect.void))), {
+      concurrency: "unbounded"
     })
+    return yield* Effect.sync(() => process.exit(0))
   }
-  /** Another daemon runs (or is starting): this one touches nothing, and tells its starter so. */
-  const another = (why: string) => {
-    log(`${why}; this one exits`)
-    process.stdout.end("another\n", () => process.exit(3))
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isSome(failure) && failure.value.reason === "another") {
+    yield* Effect.logInfo(`${failure.value.message}; this one exits`)
+    return yield* Effect.async<void>(() => void process.stdout.end("another\n", () => process.exit(3)))
   }
-  takeDaemonLock(dir).then((lock) => {
-    if (lock === undefined) return another(`another daemon holds the lock of ${dir}`)
-    // A daemon of a version without the lock may still listen there: its socket stays.
-    const probe = connect(socketFile)
-    probe.on("connect", () => {
-      probe.destroy()
-      another(`another daemon listens on ${socketFile}`)
-    })
-    probe.on("error", listen)
-  }, (error) => {
-    log(`cannot take the daemon lock in ${dir}: ${error instanceof Error ? error.message : String(error)}`)
-    process.exit(1)
-  })
-  server.on("error", (error) => {
-    log(`cannot listen on ${socketFile}: ${error.message}`)
-    process.exit(1)
-  })
-  const idleCheck = setInterval(() => {
-    const busy = [...workers.values()].some((w) => w.inFlight > 0)
-    if (!busy && Date.now() - lastActivity >= options.idleMs) stop(`idle for ${Math.round(options.idleMs / 1000)} s`).then(() => process.exit(0))
-  }, Math.max(50, Math.min(10_000, options.idleMs / 4)))
-  idleCheck.unref()
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(signal).then(() => process.exit(0)))
-}
+  yield* Effect.logError(Option.isSome(failure) ? failure.value.message : Cause.pretty(exit.cause))
+  yield* Effect.sync(() => process.exit(1))
+}).pipe(Effect.orDie, Effect.provide(logger))

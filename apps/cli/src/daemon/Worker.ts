@@ -27,9 +27,10 @@ import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import type { Socket } from "node:net"
 import { logLevelFromArgv } from "../Flags.js"
-import { setHostProvider } from "../Host.js"
+import { HostSource } from "../Host.js"
 import * as Logs from "../Logs.js"
-import { type RunState, setRunStateLookup } from "../RunState.js"
+import { type Run, withRun } from "../RunState.js"
+import { serverIdleMs as serverIdleConfig } from "./Daemon.js"
 import { makeWarmHosts, NeedsTerminal } from "./WarmHosts.js"
 import { frame, type RunRequest } from "./Wire.js"
 
@@ -39,7 +40,7 @@ import { frame, type RunRequest } from "./Wire.js"
  */
 export interface CliParts {
   readonly program: (argv: ReadonlyArray<string>) => Effect.Effect<void, unknown, NodeContext.NodeContext>
-  readonly codeOf: (exit: Exit.Exit<unknown, unknown>) => number
+  readonly codeOf: (exit: Exit.Exit<unknown, unknown>, run: Run) => number
 }
 
 /** One relayed command while it runs. */
@@ -47,7 +48,7 @@ interface Command {
   readonly argv: ReadonlyArray<string>
   readonly tty: RunRequest["tty"]
   readonly socket: Socket
-  readonly state: RunState
+  readonly state: Run
   /** Tells the client the command started (once): from then on it must not be run again. */
   readonly start: () => void
   sent: boolean
@@ -57,14 +58,11 @@ interface Command {
 /** How often the hosts' settings files are looked at between commands. */
 const SETTINGS_CHECK_MS = 5_000
 
+/** The relayed command a fiber (and the fibers it forks) runs for. */
 const commandRef = FiberRef.unsafeMake<Command | undefined>(undefined)
-const active = new Set<Command>()
-/** The command of code that runs outside its fiber, synchronously (its exit code, at the end). */
-let outside: Command | undefined
 
-/** The command the running code belongs to, if any (see the module's comment). */
-const current = (): Command | undefined => {
-  if (outside) return outside
+/** The command the running code belongs to, if any (see the module's comment), of `active` ones. */
+const currentOf = (active: ReadonlySet<Command>) => (): Command | undefined => {
   const fiber = Fiber.getCurrentFiber()
   const own = Option.isSome(fiber) ? fiber.value.getFiberRef(commandRef) : undefined
   if (own && !own.done) return own
@@ -74,7 +72,7 @@ const current = (): Command | undefined => {
 type Write = typeof process.stdout.write
 
 /** `write` of stdout or stderr: frames to the command's client, else the stream itself (the daemon's log). */
-const frameWriter = (type: "O" | "E", real: Write): Write =>
+const frameWriter = (current: () => Command | undefined, type: "O" | "E", real: Write): Write =>
   function(this: NodeJS.WriteStream, chunk: unknown, encoding?: unknown, callback?: unknown) {
     const command = current()
     if (!command) return real.call(this, chunk as string, encoding as BufferEncoding, callback as () => void)
@@ -87,7 +85,11 @@ const frameWriter = (type: "O" | "E", real: Write): Write =>
   } as Write
 
 /** Terminal facts of a stream, as the command's client has them. */
-const terminalFacts = (stream: NodeJS.WriteStream | NodeJS.ReadStream, which: "stdin" | "stdout" | "stderr") => {
+const terminalFacts = (
+  current: () => Command | undefined,
+  stream: NodeJS.WriteStream | NodeJS.ReadStream,
+  which: "stdin" | "stdout" | "stderr"
+) => {
   const define = (key: string, get: () => unknown) => Object.defineProperty(stream, key, { get, set: () => {}, configurable: true })
   define("isTTY", () => current()?.tty[which] || undefined)
   if (which !== "stdin") {
@@ -103,23 +105,24 @@ const setEnv = (env: Readonly<Record<string, string>>) => {
 }
 
 export const runWorker = (parts: CliParts): void => {
-  const serverIdleMs = Number(process.env.MCPCTL_DAEMON_SERVER_IDLE_MS) || 5 * 60_000
+  // The process's entry: its knob read once, through effect/Config as the daemon reads it.
+  const serverIdleMs = Effect.runSync(serverIdleConfig)
   delete process.env.MCPCTL_DAEMON_ROLE
+  const active = new Set<Command>()
+  const current = currentOf(active)
   const hosts = makeWarmHosts({
     serverIdleMs,
     onStart: () => current()?.start(),
     // The settings changed: the daemon asks every host process to check its hosts.
     onSettingsChanged: () => process.send?.({ type: "changed" })
   })
-  setHostProvider(hosts.provider)
-  setRunStateLookup(() => current()?.state)
   const binArgv = process.argv.slice(0, 2)
   Object.defineProperty(process, "argv", { get: () => current()?.argv ?? binArgv, set: () => {}, configurable: true })
-  process.stdout.write = frameWriter("O", process.stdout.write)
-  process.stderr.write = frameWriter("E", process.stderr.write)
-  terminalFacts(process.stdin, "stdin")
-  terminalFacts(process.stdout, "stdout")
-  terminalFacts(process.stderr, "stderr")
+  process.stdout.write = frameWriter(current, "O", process.stdout.write)
+  process.stderr.write = frameWriter(current, "E", process.stderr.write)
+  terminalFacts(current, process.stdin, "stdin")
+  terminalFacts(current, process.stdout, "stdout")
+  terminalFacts(current, process.stderr, "stderr")
   let commands = 0
 
   const runOne = async (request: RunRequest, socket: Socket): Promise<void> => {
@@ -148,7 +151,14 @@ export const runWorker = (parts: CliParts): void => {
       // The same `mcpctl: warning: …` lines as in-process (Logs.ts), through the command's console.
       const logs = Logs.layer(CoreHost.effectLogLevel(logLevelFromArgv(request.argv) ?? "warning"))
       const fiber = Effect.runFork(
-        parts.program(command.argv).pipe(Effect.provide(NodeContext.layer), Effect.provide(logs), Effect.locally(commandRef, command))
+        parts.program(command.argv).pipe(
+          Effect.provide(NodeContext.layer),
+          Effect.provide(logs),
+          // Its own record and exit code; its host from this process's warm hosts.
+          withRun(command.state),
+          Effect.provideService(HostSource, hosts.provider),
+          Effect.locally(commandRef, command)
+        )
       )
       // The client went away (Ctrl-C, killed): the command is interrupted, as by a signal in-process.
       const onClose = () => Effect.runFork(Fiber.interrupt(fiber))
@@ -156,13 +166,8 @@ export const runWorker = (parts: CliParts): void => {
       const exit = await Effect.runPromise(Fiber.await(fiber))
       socket.off("close", onClose)
       const needsTerminal = Exit.isFailure(exit) && Cause.isDie(exit.cause) && Cause.squash(exit.cause) instanceof NeedsTerminal
-      outside = command
-      let code: number
-      try {
-        code = needsTerminal ? 0 : parts.codeOf(exit)
-      } finally {
-        outside = undefined
-      }
+      // On a fiber of the command: a failure document it writes goes to this command's client.
+      const code = needsTerminal ? 0 : Effect.runSync(Effect.sync(() => parts.codeOf(exit, command.state)).pipe(Effect.locally(commandRef, command)))
       commands++
       if (socket.destroyed) return
       if (needsTerminal && !command.sent) socket.end(frame("I"))

@@ -1,7 +1,7 @@
 /**
  * Edits of one settings file (`add`, `remove`, an "always allow" answer) that keep the user's
  * comments and formatting, never leave a half-written file behind, and never lose another
- * writer's edit: each read-modify-write holds the file's lock (`withFileLock`), so eight `mcpctl
+ * writer's edit: each read-modify-write holds the file's lock (`JsonStore.lockFile`, a scoped resource), so eight `mcpctl
  * add` at once write eight entries.
  */
 import * as Effect from "effect/Effect"
@@ -9,7 +9,8 @@ import { applyEdits, modify, printParseErrorCode, type ParseError } from "jsonc-
 import { parseJsoncSafe } from "../internal/SafeJson.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { ConfigError } from "../Errors.js"
-import { LockTimeout, NotRegularFileError, readRegularFile, withFileLock, writeFileAtomic } from "../internal/files.js"
+import { NotRegularFileError, readRegularFile, writeFileAtomic } from "../internal/files.js"
+import { lockFile } from "../internal/JsonStore.js"
 
 const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" }
 
@@ -63,23 +64,19 @@ const LOCK_WAIT_MS = 15_000
  * writer that waited too long fails naming the lock file, instead of overwriting another edit.
  */
 const locked = <A>(file: string, change: Effect.Effect<A, ConfigError>): Effect.Effect<A, ConfigError> =>
-  Effect.tryPromise({
-    try: () =>
-      withFileLock(file, () => Effect.runPromise(Effect.exit(change)), {
-        waitMs: LOCK_WAIT_MS,
-        onTimeout: "fail",
-        dirMode: 0o755
-      }),
-    catch: (e) =>
-      e instanceof LockTimeout
-        ? new ConfigError({
+  // The lock is a scoped resource and the edit runs on the caller's fiber: its runtime (logger,
+  // tracer, services) and its interruption, released with the scope whatever the edit's end.
+  Effect.scoped(Effect.flatMap(lockFile(file, { lockWaitMs: LOCK_WAIT_MS, dirMode: 0o755 }), (state) =>
+    state === "busy"
+      ? Effect.fail(
+        new ConfigError({
           message: `${file}: not edited, another process has been editing it for over ${LOCK_WAIT_MS / 1000} s. ` +
             `If no mcpctl is running, delete ${file}.lock and try again.`,
           file,
-          cause: e
+          cause: `${file}.lock held over ${LOCK_WAIT_MS} ms`
         })
-        : fail(file, "lock the settings file")(e)
-  }).pipe(Effect.flatten)
+      )
+      : change))
 
 /** Adds or replaces one server under `mcpServers`, creating the file and its directory if needed. */
 export const writeServerEntry = Effect.fn("SettingsFile.writeServerEntry")(
