@@ -20,6 +20,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { liftTaskResult, TASK_RESULT_KEY, withTasksExtension } from "../src/internal/pool/hostClient.js"
+import { MAX_ENTRIES, pruned } from "../src/internal/taskLog.js"
 
 const hostWith = (servers: ReadonlyArray<ResolvedServer>, pool: PoolOptions = {}) => {
   const host = CoreHost.layer({
@@ -78,6 +79,13 @@ describe("tasks over stdio", () => {
       expect(crashed.status).toBe("failed")
       expect(crashed.error).toMatchObject({ code: -32603, message: "the job crashed" })
       expect(crashed.result).toBeUndefined()
+      // The extension has no tasks/list: the host's own record, each task as the server has it now.
+      const listed = yield* tasks.list("t")
+      expect(listed.map((t) => [t.taskId, t.tool, t.status])).toEqual([
+        [long.taskId, "mcp__t__slow_compute", "cancelled"],
+        [failing.taskId, "mcp__t__failing_job", "completed"],
+        [crashing.taskId, "mcp__t__protocol_error_job", "failed"]
+      ])
     }).pipe(Effect.provide(hostWith(stdio))), 60_000)
 
   it.live("an unknown task id is the server's -32602", () =>
@@ -127,6 +135,15 @@ describe("pure parts", () => {
       capabilities: { elicitation: { form: {} }, extensions: { other: {}, "io.modelcontextprotocol/tasks": {} } }
     })
     expect(withTasksExtension(undefined)).toEqual({ capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } })
+  })
+
+  it("the record keeps tasks within their time to live (a day without one), the newest 200", () => {
+    const entry = (i: number, ttlMs?: number | null) => ({ server: "s", taskId: `t${i}`, tool: "x", startedAt: i, ...(ttlMs !== undefined ? { ttlMs } : {}) })
+    expect(Object.keys(pruned({ a: entry(0, 10), b: entry(5, 100), c: entry(6, null) }, 50))).toEqual(["b", "c"])
+    const many = Object.fromEntries(Array.from({ length: MAX_ENTRIES + 5 }, (_, i) => [`k${i}`, entry(i)]))
+    const kept = Object.keys(pruned(many, 1_000))
+    expect(kept).toHaveLength(MAX_ENTRIES)
+    expect(kept[0]).toBe("k5")
   })
 
   it("polls at the server's interval, within 100 ms and 5 s", () => {

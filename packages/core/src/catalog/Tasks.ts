@@ -5,7 +5,8 @@
  * carries the tool's result, or the protocol error, once the task has ended), cancelled
  * (`tasks/cancel`), or waited on: {@link wait} is a `Stream` of its states, one element per
  * change of status or status message, ending with the final one. The server decides which calls
- * become tasks; the extension has no `tasks/list` and no `tasks/result`.
+ * become tasks; the extension has no `tasks/list` and no `tasks/result`: {@link Tasks} `list`
+ * asks the server about each task this host started there (recorded in `$MCPCTL_HOME/tasks.json`).
  *
  * Every request goes through `ConnectionPool.run` (in {@link request}), so a task started by one
  * command can be looked at by another, on another connection, as long as the server keeps it (an
@@ -20,7 +21,9 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { McpConfig } from "../config/McpConfig.js"
 import { McpRequestError, type ServerUnavailable } from "../Errors.js"
+import { taskLog } from "../internal/taskLog.js"
 import { TASK_RESULT_KEY } from "../internal/pool/hostClient.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
 import type { RequestError } from "../pool/RequestErrors.js"
@@ -85,6 +88,11 @@ export const taskOf = (server: string, result: CallToolResult): TaskInfo | undef
   return decoded._tag === "Right" ? { ...decoded.right, server } as TaskInfo : undefined
 }
 
+/** A task of {@link Tasks} `list`: with the tool that started it. */
+export interface ListedTask extends TaskInfo {
+  readonly tool: string
+}
+
 /** What a call the server may turn into a task gave: a result, or a task. */
 export type Started =
   | { readonly _tag: "Result"; readonly tool: McpTool; readonly result: CallToolResult }
@@ -129,13 +137,19 @@ export class Tasks extends Context.Tag("@mcpctl/core/Tasks")<
     readonly wait: (server: string, taskId: string) => Stream.Stream<TaskInfo, ServerUnavailable | RequestError>
     /** Waits for the task to end; its final state (with the result, or the error). */
     readonly result: (server: string, taskId: string) => Effect.Effect<TaskInfo, ServerUnavailable | RequestError>
+    /**
+     * The tasks this host started on the server that the server still knows, oldest first, each
+     * as `tasks/get` has it now (the ones it no longer knows are forgotten).
+     */
+    readonly list: (server: string) => Effect.Effect<ReadonlyArray<ListedTask>, ServerUnavailable | RequestError>
   }
 >() {
-  static readonly layer: Layer.Layer<Tasks, never, ConnectionPool | ToolRegistry> = Layer.effect(
+  static readonly layer: Layer.Layer<Tasks, never, ConnectionPool | ToolRegistry | McpConfig> = Layer.effect(
     Tasks,
     Effect.gen(function*() {
       const pool = yield* ConnectionPool
       const registry = yield* ToolRegistry
+      const log = taskLog((yield* McpConfig).home)
 
       const get = (server: string, taskId: string) =>
         Effect.flatMap(request(pool, server, "tasks/get", { taskId }), (raw) => toTask(server, "tasks/get", raw))
@@ -158,12 +172,26 @@ export class Tasks extends Context.Tag("@mcpctl/core/Tasks")<
         Effect.map(Stream.runLast(wait(server, taskId)), (last) => Option.getOrThrow(last))
 
       const start = (name: string, args: Record<string, unknown>, options?: CallOptions) =>
-        Effect.map(registry.call(name, args, options), ({ result, tool }): Started => {
+        Effect.flatMap(registry.call(name, args, options), ({ result, tool }): Effect.Effect<Started> => {
           const task = taskOf(tool.server, result)
-          return task === undefined ? { _tag: "Result", tool, result } : { _tag: "Task", tool, task }
+          if (task === undefined) return Effect.succeed({ _tag: "Result", tool, result })
+          return Effect.as(log.add({ server: tool.server, taskId: task.taskId, tool: tool.name, ttlMs: task.ttlMs }), { _tag: "Task", tool, task })
         })
 
-      return Tasks.of({ start, get, cancel, wait, result })
+      const list = (server: string) =>
+        Effect.gen(function*() {
+          const entries = yield* log.of(server)
+          const found = yield* Effect.forEach(entries, (entry) =>
+            get(server, entry.taskId).pipe(
+              Effect.map((task): ListedTask | undefined => ({ ...task, tool: entry.tool })),
+              // Unknown to the server (ended and expired, or another server by that name).
+              Effect.catchIf((e) => e._tag === "McpRequestError" && e.code === -32602, () => Effect.succeed(undefined))
+            ), { concurrency: 4 })
+          yield* log.remove(server, entries.filter((_, i) => found[i] === undefined).map((e) => e.taskId))
+          return found.filter((t): t is ListedTask => t !== undefined)
+        })
+
+      return Tasks.of({ start, get, cancel, wait, result, list })
     })
   )
 }
