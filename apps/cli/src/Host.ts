@@ -56,6 +56,8 @@ export interface HostOptions extends GlobalFlags {
   readonly watchCatalog?: boolean
   /** Connect again to a server whose connect failed, on its next use (`serve`); else one attempt per run. */
   readonly retryConnects?: boolean
+  /** Declare the tasks extension to servers (default); `serve` does not, its clients get results. */
+  readonly tasks?: boolean
 }
 
 /** Splits `--stdio "COMMAND ARGS"` like a shell would for quotes and backslashes, nothing more (pure). */
@@ -200,6 +202,7 @@ export const hostLayer = (options: HostOptions, pool: PoolOptions = {}) => {
       protocol: options.protocol ? Option.getOrUndefined(options.protocol) : undefined,
       // A one-shot command's lists end with it: no change stream to open (and pay for) per server.
       listen: options.watchCatalog === true,
+      tasks: options.tasks !== false,
       // The caller's options win (the daemon's warm hosts keep their lists current: listen).
       ...pool
     }

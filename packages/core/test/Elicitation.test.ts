@@ -140,12 +140,12 @@ describe("Elicitation through the host", () => {
       expect(state.capabilities).toMatchObject(capabilities)
     }))
 
-  it.scoped("without an elicitation layer nothing is declared", () =>
+  it.scoped("without an elicitation layer no elicitation is declared (only the tasks extension)", () =>
     Effect.gen(function*() {
       const { factory, state } = shop()
       const registry = yield* registryOf(factory)
       yield* registry.list()
-      expect(state.capabilities).toEqual({})
+      expect(state.capabilities).toEqual({ extensions: { "io.modelcontextprotocol/tasks": {} } })
     }))
 
   it.scoped("a call refused with -32042 is sent again once the URL step is complete", () =>

@@ -89,6 +89,14 @@ export const v2InsistServer: string = fileURLToPath(new URL("./fixtures/v2-insis
  */
 export const v2SkillsServer: string = fileURLToPath(new URL("./fixtures/v2-skills-server.mjs", import.meta.url))
 
+/**
+ * An SDK v2 server with the tasks extension (SEP-2663), stdio or `--http` (start it with
+ * {@link httpServer}): `greet` (sync), `slow_compute {seconds, label}` (a task with a status
+ * message a second, cancellable), `failing_job` (completed with isError), `protocol_error_job`
+ * (failed), `started` (the task ids so far). Without the extension every tool runs synchronously.
+ */
+export const v2TasksServer: string = fileURLToPath(new URL("./fixtures/v2-tasks-server.mjs", import.meta.url))
+
 /** The stdio SDK v2 server of {@link v2HttpServer}'s catalogue (`serveStdio`; the era is chosen by the opening message). */
 export const v2StdioServer: string = fileURLToPath(new URL("./fixtures/v2-stdio-server.mjs", import.meta.url))
 

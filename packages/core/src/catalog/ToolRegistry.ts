@@ -36,6 +36,7 @@ import { hiddenBy, hiddenMessage } from "./ToolFilter.js"
 import { decide, denyMatchesFolded, Permission } from "../permission/Permission.js"
 import { type InputRelay, relayParams } from "../pool/InputRelay.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
+import { TASK_RESULT_KEY } from "../internal/pool/hostClient.js"
 
 /** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
 export interface McpTool {
@@ -538,6 +539,8 @@ const make = Effect.gen(function*() {
       // Against the listed outputSchema, inline when small, else in a worker this call's signal
       // (timeout, cancel) can stop. No step at all for a tool without one (the per-call path).
       const sent = (schema === undefined ? answered : answered.then((result) => {
+        // A task has no structuredContent yet: its result is checked by nobody here (Tasks.ts).
+        if (TASK_RESULT_KEY in result) return result
         checking = true
         return checkStructuredContent(connection.client, tool.tool, tool.server, schema, result, signal)
       })).catch(namingTool(tool.tool)) as Promise<CallToolResult>

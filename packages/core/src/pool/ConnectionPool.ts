@@ -21,7 +21,7 @@ import { Transport } from "../transport/Transport.js"
 import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges } from "./ConnectionLists.js"
 import type { Era } from "./EraCache.js"
 import { handshake } from "../internal/pool/handshake.js"
-import { listensTo, notificationShortcut } from "../internal/pool/hostClient.js"
+import { listensTo, notificationShortcut, withTasksExtension } from "../internal/pool/hostClient.js"
 import { type RequestPool, sendRequest } from "../internal/pool/request.js"
 import { defaultTracer, traceMetaOf, withTraceMeta } from "../internal/traceContext.js"
 import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "./NeedsAuthCache.js"
@@ -112,6 +112,12 @@ export interface PoolOptions {
    * lists). Default true; one-shot commands turn it off (nothing they hold outlives the run).
    */
   readonly listen?: boolean | undefined
+  /**
+   * Declare the tasks extension (`io.modelcontextprotocol/tasks`): a server may then answer a
+   * `tools/call` with a task (Tasks.ts). Default true; a host that cannot hand a task on to its
+   * own client turns it off, and the server runs such calls to the end instead.
+   */
+  readonly tasks?: boolean | undefined
   /** How long `auto`'s era probe waits (ms); default {@link probeTimeout}. */
   readonly probeTimeoutMs?: number | undefined
 }
@@ -229,7 +235,8 @@ export function make(options: PoolOptions) {
     const open = new Set<SdkTransport>()
     const handshakeOptions = {
       clientInfo,
-      capabilities: options.capabilities,
+      // Every client of the pool can take a task for an answer (HostClient lifts it).
+      capabilities: options.tasks === false ? options.capabilities : withTasksExtension(options.capabilities),
       configureClient: options.configureClient,
       // Our own timeout (in `lookup`) owns MCP_TIMEOUT and its message; the SDK's only backs it up.
       sdkTimeoutMs: config.limits.connectTimeoutMs + 1_000,

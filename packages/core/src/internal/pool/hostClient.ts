@@ -6,9 +6,11 @@
  * (`Resilience.answerInvalidResponses`), and the host's server-log handler with its threshold,
  * so a `notifications/message` costs a level comparison, not the SDK's schema dispatch; and every
  * request carries the trace context the pool set for it (`traceContext.ts`), whichever SDK method
- * built it.
+ * built it. A `tools/call` a server answers with a task (`resultType: "task"`, the tasks extension)
+ * reaches the caller as a result with no content and the task under {@link TASK_RESULT_KEY}: the
+ * SDK's decoder knows no `task` result type and would refuse it.
  */
-import { Client, type JSONRPCNotification, type LoggingLevel } from "@modelcontextprotocol/client"
+import { Client, type JSONRPCNotification, type JSONRPCResponse, type LoggingLevel } from "@modelcontextprotocol/client"
 import { currentTraceMeta, withMetaKeys } from "../traceContext.js"
 import { logLevelOfLine } from "./logLine.js"
 
@@ -46,6 +48,26 @@ const logRoutes = new WeakMap<Client, LogRoute>()
 
 type AnyRequest = { method: string; params?: Record<string, unknown> }
 
+/** The tasks extension's identifier, under `capabilities.extensions`. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+
+/** Client options with the tasks extension declared (pure). */
+export const withTasksExtension = <C extends { readonly capabilities?: object | undefined }>(options: C | undefined): C => {
+  const capabilities = (options?.capabilities ?? {}) as { readonly extensions?: Record<string, object> }
+  return { ...options, capabilities: { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } } } as C
+}
+
+/** Where a result carries the task a server created instead of answering (see the module's comment). */
+export const TASK_RESULT_KEY = "io.modelcontextprotocol/task"
+
+/** A `resultType: "task"` answer as a `complete` one carrying the task (pure). */
+export const liftTaskResult = (response: JSONRPCResponse): JSONRPCResponse => {
+  const result = (response as { result?: Record<string, unknown> }).result
+  if (result === undefined || result.resultType !== "task") return response
+  const { _meta, resultType: _, ...task } = result
+  return { ...response, result: { resultType: "complete", content: [], [TASK_RESULT_KEY]: task, ...(_meta !== undefined ? { _meta } : {}) } } as JSONRPCResponse
+}
+
 export class HostClient extends Client {
   // Every SDK method (callTool, listTools, complete, …) sends through `request`; `server/discover`
   // through `_requestWithSchema`.
@@ -59,6 +81,10 @@ export class HostClient extends Client {
     const meta = currentTraceMeta()
     if (meta !== undefined) args[0] = { ...args[0], params: withMetaKeys((args[0] as AnyRequest).params, meta) }
     return (super._requestWithSchema as (...args: Array<any>) => Promise<any>)(...args)
+  }
+
+  protected override _onresponse(response: JSONRPCResponse): void {
+    super._onresponse(liftTaskResult(response))
   }
 
   override setNotificationHandler(method: string, ...rest: Array<unknown>): void {
