@@ -233,15 +233,21 @@ const scenarios = {
     }),
   // Enterprise-managed authorization (cross-app access): the IdP's ID token exchanged at the IdP
   // for an ID-JAG (RFC 8693), then the ID-JAG for an access token (RFC 7523).
-  "auth/enterprise-managed-authorization": () =>
-    authCall({
-      grantType: "cross-app-access",
-      clientId: context.client_id,
-      clientSecret: context.client_secret,
-      idpTokenEndpoint: context.idp_token_endpoint,
-      idpClientId: context.idp_client_id,
-      idTokenFile: secretFile("idp-id-token.jwt", context.idp_id_token ?? "")
-    })
+  "auth/enterprise-managed-authorization": () => crossAppAccess(),
+  // The same flow under its 0.1.x name.
+  "auth/cross-app-access-complete-flow": () => crossAppAccess()
+}
+
+/** Cross-app access with the IdP the suite's context names. */
+function crossAppAccess() {
+  return authCall({
+    grantType: "cross-app-access",
+    clientId: context.client_id,
+    clientSecret: context.client_secret,
+    idpTokenEndpoint: context.idp_token_endpoint,
+    idpClientId: context.idp_client_id,
+    idTokenFile: secretFile("idp-id-token.jwt", context.idp_id_token ?? "")
+  })
 }
 
 const plan = () => {
