@@ -66,7 +66,13 @@ export class TransportFailure extends Schema.TaggedError<TransportFailure>()("Tr
   /** Node error code (ECONNRESET, EPIPE, …) or HTTP status, when known. */
   code: Schema.optional(Schema.String),
   /** True when a request was in flight and may have run on the server. */
-  mayHaveRun: Schema.optional(Schema.Boolean)
+  mayHaveRun: Schema.optional(Schema.Boolean),
+  /**
+   * What broke: `closed` (the peer closed the connection), `not-sent` (the request never left
+   * this process), `broken` (a reset, refusal, timeout or closed pipe), `other` (a failure with
+   * a code that names no broken connection). All but `other` count toward closing a connection.
+   */
+  reason: Schema.optional(Schema.Literal("closed", "not-sent", "broken", "other"))
 }) {}
 
 /** A Streamable HTTP session expired (404 with JSON-RPC -32001): re-initialize and retry once. */

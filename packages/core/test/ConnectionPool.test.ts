@@ -9,10 +9,11 @@ import { echoServer, hostileServer } from "@mcpctl/testing/Fixtures"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionLists, ListKey } from "@mcpctl/core/ConnectionLists"
-import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
+import { ConnectionPool, request } from "@mcpctl/core/ConnectionPool"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -175,11 +176,16 @@ const waitingServer = () => {
   const isStarted = new Promise<void>((resolve) => (started = resolve))
   let finished: () => void = () => {}
   const isFinished = new Promise<void>((resolve) => (finished = resolve))
+  let aborted: () => void = () => {}
+  const isAborted = new Promise<void>((resolve) => (aborted = resolve))
   const seen = { aborted: false, finished: false }
   const factory = InMemory.scriptedServer([{
     name: "wait",
     call: async (_, { signal }) => {
-      signal.addEventListener("abort", () => (seen.aborted = true))
+      signal.addEventListener("abort", () => {
+        seen.aborted = true
+        aborted()
+      })
       started()
       await gate
       seen.finished = true
@@ -187,17 +193,13 @@ const waitingServer = () => {
       return InMemory.text("done")
     }
   }])
-  return { factory, release, isStarted, isFinished, seen }
+  return { factory, release, isStarted, isFinished, isAborted, seen }
 }
 
 const waitCall = (signal?: AbortSignal) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(
-      "alpha",
-      "tools/call",
-      (connection, signal) => connection.client.callTool({ name: "wait", arguments: {} }, { signal }),
-      { signal }
-    ))
+    pool.run("alpha", "tools/call", (connection) =>
+      request(connection, "tools/call", (client, signal) => client.callTool({ name: "wait", arguments: {} }, { signal }), { signal })))
 
 const cancellations = (stats: Faulty.Stats) =>
   stats.sent.filter((s) => s.method === "notifications/cancelled").map((s) =>
@@ -205,19 +207,20 @@ const cancellations = (stats: Faulty.Stats) =>
   )
 
 describe("ConnectionPool.run: the interrupt contract", () => {
-  it.live("interruption stops the wait only: the server is not told and finishes the request", () => {
+  it.live("interruption cancels on the server: notifications/cancelled with the request's id", () => {
     const server = waitingServer()
     const stats = Faulty.makeStats()
     return Effect.gen(function*() {
       const fiber = yield* Effect.fork(waitCall())
       yield* Effect.promise(() => server.isStarted)
-      // Returns at once although the server is still busy with the request.
-      const exit = yield* Fiber.interrupt(fiber).pipe(Effect.timeout("1 second"))
+      const exit = yield* Fiber.interrupt(fiber)
       expect(Exit.isInterrupted(exit)).toBe(true)
+      const call = stats.sent.find((s) => s.method === "tools/call")!
+      expect(cancellations(stats)).toEqual([(call.message as { id: unknown }).id])
+      // The server's handler sees its signal abort.
+      yield* Effect.promise(() => server.isAborted)
       server.release()
       yield* Effect.promise(() => server.isFinished)
-      expect(server.seen).toEqual({ aborted: false, finished: true })
-      expect(cancellations(stats)).toEqual([])
       // The connection is untouched and serves the next request.
       const pool = yield* ConnectionPool
       expect((yield* pool.state("alpha")).status).toBe("connected")
@@ -242,8 +245,7 @@ describe("ConnectionPool.run: the interrupt contract", () => {
       const call = stats.sent.find((s) => s.method === "tools/call")!
       expect(cancellations(stats)).toEqual([(call.message as { id: unknown }).id])
       // The cancellation travels like any message; the server's handler sees its signal abort.
-      for (let i = 0; i < 50 && !server.seen.aborted; i++) yield* Effect.sleep("10 millis")
-      expect(server.seen.aborted).toBe(true)
+      yield* Effect.promise(() => server.isAborted)
       server.release()
     }).pipe(
       Effect.scoped,
@@ -257,37 +259,57 @@ describe("ConnectionLists (what a connection remembers)", () => {
   const templates = new ListKey<ReadonlyArray<string>>("templates", "resources")
   const level = new ListKey<unknown>("logLevel:debug", undefined)
 
-  it("shares one fetch between concurrent askers and serves the value synchronously once fetched", async () => {
-    const lists = new ConnectionLists()
-    let fetches = 0
-    const fetch = () => (fetches++, Promise.resolve(["a"]))
-    const [x, y] = await Promise.all([lists.get(tools, fetch), lists.get(tools, fetch)])
-    expect(fetches).toBe(1)
-    expect(x).toBe(y)
-    expect(lists.peek(tools)).toBe(x)
-    expect(lists.peek(templates)).toBeUndefined()
-  })
+  it.effect("shares one fetch between concurrent askers and serves the value synchronously once fetched", () =>
+    Effect.gen(function*() {
+      const lists = new ConnectionLists()
+      let fetches = 0
+      const gate = yield* Deferred.make<void>()
+      const fetch = Effect.zipRight(Effect.sync(() => fetches++), Effect.as(Deferred.await(gate), ["a"]))
+      const both = yield* Effect.fork(Effect.all([lists.get(tools, fetch), lists.get(tools, fetch)], { concurrency: "unbounded" }))
+      yield* Effect.yieldNow()
+      expect(lists.peek(tools)).toBeUndefined()
+      yield* Deferred.succeed(gate, undefined)
+      const [x, y] = yield* Fiber.join(both)
+      expect(fetches).toBe(1)
+      expect(x).toBe(y)
+      expect(lists.peek(tools)).toBe(x)
+      expect(lists.peek(templates)).toBeUndefined()
+    }))
 
-  it("forgets a failed fetch, so the next asker fetches again", async () => {
-    const lists = new ConnectionLists()
-    await expect(lists.get(tools, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom")
-    expect(lists.has(tools)).toBe(false)
-    expect(lists.peek(tools)).toBeUndefined()
-    expect(await lists.get(tools, () => Promise.resolve(["b"]))).toEqual(["b"])
-  })
+  it.effect("forgets a failed fetch, so the next asker fetches again", () =>
+    Effect.gen(function*() {
+      const lists = new ConnectionLists()
+      expect(yield* Effect.flip(lists.get(tools, Effect.fail("boom")))).toBe("boom")
+      expect(lists.has(tools)).toBe(false)
+      expect(lists.peek(tools)).toBeUndefined()
+      expect(yield* lists.get(tools, Effect.succeed(["b"]))).toEqual(["b"])
+    }))
 
-  it("drops only what a list_changed names, and says whether there was something to drop", async () => {
-    const lists = new ConnectionLists()
-    await lists.get(tools, () => Promise.resolve(["a"]))
-    await lists.get(templates, () => Promise.resolve(["t"]))
-    await lists.get(level, () => Promise.resolve({}))
-    expect(lists.invalidate("prompts")).toBe(false)
-    expect(lists.invalidate("resources")).toBe(true)
-    expect(lists.invalidate("resources")).toBe(false)
-    expect([lists.has(tools), lists.has(templates), lists.has(level)]).toEqual([true, false, true])
-    lists.clear()
-    expect(lists.size).toBe(0)
-  })
+  it.effect("when the asker running the fetch is interrupted, a waiting asker fetches itself", () =>
+    Effect.gen(function*() {
+      const lists = new ConnectionLists()
+      const first = yield* Effect.fork(lists.get(tools, Effect.never))
+      yield* Effect.yieldNow()
+      const second = yield* Effect.fork(lists.get(tools, Effect.succeed(["second"])))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(first)
+      expect(yield* Fiber.join(second)).toEqual(["second"])
+      expect(lists.peek(tools)).toEqual(["second"])
+    }))
+
+  it.effect("drops only what a list_changed names, and says whether there was something to drop", () =>
+    Effect.gen(function*() {
+      const lists = new ConnectionLists()
+      yield* lists.get(tools, Effect.succeed(["a"]))
+      yield* lists.get(templates, Effect.succeed(["t"]))
+      yield* lists.get(level, Effect.succeed({}))
+      expect(lists.invalidate("prompts")).toBe(false)
+      expect(lists.invalidate("resources")).toBe(true)
+      expect(lists.invalidate("resources")).toBe(false)
+      expect([lists.has(tools), lists.has(templates), lists.has(level)]).toEqual([true, false, true])
+      lists.clear()
+      expect(lists.size).toBe(0)
+    }))
 })
 
 describe("ConnectionPool under hostile servers", () => {

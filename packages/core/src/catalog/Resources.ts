@@ -5,12 +5,12 @@
  * server's log level.
  */
 import type { CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Client } from "@modelcontextprotocol/client"
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client"
+import { ProtocolErrorCode } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { ListKey } from "../pool/ConnectionLists.js"
-import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
+import { type Connection, ConnectionPool, request } from "../pool/ConnectionPool.js"
 import { type InputRelay, relayParams } from "../pool/InputRelay.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import { type ContentItem, type FileContent } from "../content/ContentItem.js"
@@ -46,31 +46,36 @@ const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
  * server-puppeteer), and one missing method must not hide what the other one lists.
  */
 const emptyWhenNotImplemented = <A>(
-  fetch: (c: Connection, signal: AbortSignal | undefined) => Promise<Array<A>>
+  fetch: (c: Connection) => Effect.Effect<Array<A>, RequestError>
 ) =>
-(c: Connection, signal: AbortSignal | undefined): Promise<Array<A>> =>
-  fetch(c, signal).catch((error: unknown) => {
-    if (ProtocolError.isInstance(error) && error.code === ProtocolErrorCode.MethodNotFound) return []
-    throw error
-  })
+(c: Connection): Effect.Effect<Array<A>, RequestError> =>
+  Effect.catchIf(
+    fetch(c),
+    (error) => error._tag === "McpRequestError" && error.fromServer === true && error.code === ProtocolErrorCode.MethodNotFound,
+    () => Effect.succeed([])
+  )
 
-const fetchResources = emptyWhenNotImplemented((c, signal) =>
-  collectPages(c.server.name, "resources/list", async (cursor) => {
-    const r = await c.client.request({ method: "resources/list", params: params(cursor) }, { signal })
-    return { items: r.resources.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  }))
+/** Every page of one list method, each page one request (bounded: Pagination.ts). */
+const pagesOf = <T, I>(
+  c: Connection,
+  method: "resources/list" | "resources/templates/list" | "prompts/list",
+  page: (client: Client, params: { cursor: string } | undefined, signal: AbortSignal) => Promise<{ readonly nextCursor?: string | undefined } & T>,
+  items: (page: T) => ReadonlyArray<I>
+) =>
+  collectPages(c.server.name, method, (cursor) =>
+    Effect.map(request(c, method, (client, signal) => page(client, params(cursor), signal)), (r) => ({ items: items(r), nextCursor: r.nextCursor })))
 
-const fetchTemplates = emptyWhenNotImplemented((c, signal) =>
-  collectPages(c.server.name, "resources/templates/list", async (cursor) => {
-    const r = await c.client.request({ method: "resources/templates/list", params: params(cursor) }, { signal })
-    return { items: r.resourceTemplates.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  }))
+const fetchResources = emptyWhenNotImplemented((c) =>
+  pagesOf(c, "resources/list", (client, params, signal) => client.request({ method: "resources/list", params }, { signal }),
+    (r) => r.resources.map((x) => ({ ...x, server: c.server.name }))))
 
-const fetchPrompts = emptyWhenNotImplemented((c, signal) =>
-  collectPages(c.server.name, "prompts/list", async (cursor) => {
-    const r = await c.client.request({ method: "prompts/list", params: params(cursor) }, { signal })
-    return { items: r.prompts.map((x) => ({ ...x, server: c.server.name })), nextCursor: r.nextCursor }
-  }))
+const fetchTemplates = emptyWhenNotImplemented((c) =>
+  pagesOf(c, "resources/templates/list", (client, params, signal) => client.request({ method: "resources/templates/list", params }, { signal }),
+    (r) => r.resourceTemplates.map((x) => ({ ...x, server: c.server.name }))))
+
+const fetchPrompts = emptyWhenNotImplemented((c) =>
+  pagesOf(c, "prompts/list", (client, params, signal) => client.request({ method: "prompts/list", params }, { signal }),
+    (r) => r.prompts.map((x) => ({ ...x, server: c.server.name }))))
 
 /** The lists on a connection (`connection.lists`): resources/list_changed drops templates too. */
 const resourcesList = new ListKey<ReadonlyArray<ServerResource>>("resources", "resources")
@@ -80,26 +85,27 @@ const promptsList = new ListKey<ReadonlyArray<ServerPrompt>>("prompts", "prompts
 /** A server's resources; empty when it does not offer resources. */
 export const listResources = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "resources/list", (c, signal): Promise<ReadonlyArray<ServerResource>> =>
-      c.capabilities?.resources ? c.lists.get(resourcesList, () => fetchResources(c, signal)) : Promise.resolve([])))
+    pool.run(server, "resources/list", (c): Effect.Effect<ReadonlyArray<ServerResource>, RequestError> =>
+      c.capabilities?.resources ? c.lists.get(resourcesList, fetchResources(c)) : Effect.succeed([])))
 
 /** A server's resource templates; empty when it does not offer resources. */
 export const listResourceTemplates = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "resources/templates/list", (c, signal): Promise<ReadonlyArray<ServerResourceTemplate>> =>
-      c.capabilities?.resources ? c.lists.get(templatesList, () => fetchTemplates(c, signal)) : Promise.resolve([])))
+    pool.run(server, "resources/templates/list", (c): Effect.Effect<ReadonlyArray<ServerResourceTemplate>, RequestError> =>
+      c.capabilities?.resources ? c.lists.get(templatesList, fetchTemplates(c)) : Effect.succeed([])))
 
 /** A server's prompts; empty when it does not offer prompts. */
 export const listPrompts = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "prompts/list", (c, signal): Promise<ReadonlyArray<ServerPrompt>> =>
-      c.capabilities?.prompts ? c.lists.get(promptsList, () => fetchPrompts(c, signal)) : Promise.resolve([])))
+    pool.run(server, "prompts/list", (c): Effect.Effect<ReadonlyArray<ServerPrompt>, RequestError> =>
+      c.capabilities?.prompts ? c.lists.get(promptsList, fetchPrompts(c)) : Effect.succeed([])))
 
 /** Reads one resource. */
 export const readResource = (server: string, uri: string, relay?: InputRelay) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "resources/read", (c, signal) =>
-      c.client.readResource({ uri, ...relayParams(c.era, relay) } as { uri: string }, { signal, ...(relay ? { allowInputRequired: true } : {}) })))
+    pool.run(server, "resources/read", (c) =>
+      request(c, "resources/read", (client, signal) =>
+        client.readResource({ uri, ...relayParams(c.era, relay) } as { uri: string }, { signal, ...(relay ? { allowInputRequired: true } : {}) }))))
 
 /**
  * Gets one prompt with its arguments filled in, unchecked (see {@link getPromptChecked}). With a
@@ -107,11 +113,12 @@ export const readResource = (server: string, uri: string, relay?: InputRelay) =>
  */
 export const getPrompt = (server: string, name: string, args: Record<string, string>, relay?: InputRelay) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "prompts/get", (c, signal) =>
-      c.client.getPrompt({ name, arguments: args, ...relayParams(c.era, relay) } as { name: string; arguments: Record<string, string> }, {
-        signal,
-        ...(relay ? { allowInputRequired: true } : {})
-      })))
+    pool.run(server, "prompts/get", (c) =>
+      request(c, "prompts/get", (client, signal) =>
+        client.getPrompt({ name, arguments: args, ...relayParams(c.era, relay) } as { name: string; arguments: Record<string, string> }, {
+          signal,
+          ...(relay ? { allowInputRequired: true } : {})
+        }))))
 
 // ---------------------------------------------------------------------------------------------
 // Across servers
@@ -359,14 +366,14 @@ export const complete = (
   context?: Record<string, string>
 ): Effect.Effect<CompleteResult["completion"], ServerUnavailable | RequestError, ConnectionPool> =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "completion/complete", async (c, signal) => {
-      if (!c.capabilities?.completions) return { values: [] }
-      const r = await c.client.complete(
-        { ref: { ...ref }, argument: { ...argument }, ...(context ? { context: { arguments: context } } : {}) },
-        { signal }
-      )
-      return r.completion
-    }))
+    pool.run(server, "completion/complete", (c) =>
+      !c.capabilities?.completions ? Effect.succeed({ values: [] }) : request(c, "completion/complete", async (client, signal) => {
+        const r = await client.complete(
+          { ref: { ...ref }, argument: { ...argument }, ...(context ? { context: { arguments: context } } : {}) },
+          { signal }
+        )
+        return r.completion
+      })))
 
 /** The MCP log levels, least severe first (syslog order, as the spec defines them). */
 export const logLevels: ReadonlyArray<LoggingLevel> = [
@@ -395,11 +402,11 @@ export const levelAtLeast = (level: string, threshold: LoggingLevel): boolean =>
  */
 export const setLogLevel = (server: string, level: LoggingLevel) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "logging/setLevel", async (c, signal): Promise<boolean> => {
-      if (!c.capabilities?.logging) return false
-      await c.lists.get(logLevelSet[level], () => c.client.setLoggingLevel(level, { signal }))
-      return true
-    }))
+    pool.run(server, "logging/setLevel", (c): Effect.Effect<boolean, RequestError> =>
+      !c.capabilities?.logging ? Effect.succeed(false) : Effect.as(
+        c.lists.get(logLevelSet[level], request(c, "logging/setLevel", (client, signal) => client.setLoggingLevel(level, { signal }))),
+        true
+      )))
 
 /** "`logging/setLevel` was sent with this level" on a connection, per level. */
 const logLevelSet = Object.fromEntries(

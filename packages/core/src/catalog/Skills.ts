@@ -8,7 +8,7 @@
 import { type Skill, SkillsClient, SkillVerificationError } from "@modelcontextprotocol/client/ext/skills"
 import * as Effect from "effect/Effect"
 import { McpRequestError, type ServerUnavailable, UsageError } from "../Errors.js"
-import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { ConnectionPool, request } from "../pool/ConnectionPool.js"
 import type { RequestError } from "../pool/RequestErrors.js"
 import { didYouMean } from "../Suggest.js"
 
@@ -58,12 +58,12 @@ class Refused {
 /** The skills of one server; empty when it does not declare the extension. */
 export const listSkills = (server: string): Effect.Effect<ReadonlyArray<ServerSkill>, ServerUnavailable | RequestError, ConnectionPool> =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "skills/list", async (c, signal) => {
-      const skills = new SkillsClient(c.client)
+    pool.run(server, "skills/list", (c) => request(c, "skills/list", async (client, signal) => {
+      const skills = new SkillsClient(client)
       if (!skills.supported) return []
       const listing = await skills.list({}, { signal })
       return listing.skills.map((s) => toServerSkill(server, s))
-    }))
+    })))
 
 /** The skills of several servers, one error entry per server that could not be listed. */
 export const listAllSkills = (servers: ReadonlyArray<string>) =>
@@ -96,8 +96,8 @@ export const readSkill = (
 ): Effect.Effect<SkillFileRead, ServerUnavailable | RequestError | UsageError, ConnectionPool> =>
   Effect.flatMap(ConnectionPool, (pool) =>
     Effect.flatMap(
-      pool.run(server, "skills/list", async (c, signal) => {
-        const skills = new SkillsClient(c.client)
+      pool.run(server, "skills/list", (c) => request(c, "skills/list", async (client, signal) => {
+        const skills = new SkillsClient(client)
         if (!skills.supported) return { found: undefined, names: [] as Array<string>, supported: false }
         const listing = await skills.list({}, { signal })
         const all = listing.skills.map((s) => ({ skill: s, shown: toServerSkill(server, s) }))
@@ -110,7 +110,7 @@ export const readSkill = (
           if (error instanceof SkillVerificationError) return { found: new Refused(error.message), names: [], supported: true }
           throw error
         }
-      }),
+      })),
       ({ found, names, supported }): Effect.Effect<SkillFileRead, RequestError | UsageError> => {
         if (!supported) {
           return Effect.fail(new UsageError({ message: `Server "${server}" offers no skills (it does not declare the skills extension).` }))

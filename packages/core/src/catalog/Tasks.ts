@@ -25,7 +25,7 @@ import { McpConfig } from "../config/McpConfig.js"
 import { McpRequestError, type ServerUnavailable } from "../Errors.js"
 import { taskLog } from "../internal/taskLog.js"
 import { TASK_RESULT_KEY } from "../internal/pool/hostClient.js"
-import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { ConnectionPool, request as poolRequest } from "../pool/ConnectionPool.js"
 import type { RequestError } from "../pool/RequestErrors.js"
 import { type CallOptions, type McpTool, ToolRegistry } from "./ToolRegistry.js"
 
@@ -109,10 +109,11 @@ const passThrough = {
 
 /** The one place task requests are sent (the pool's seam). */
 const request = (pool: ConnectionPool["Type"], server: string, method: string, params: Record<string, unknown>) =>
-  pool.run(server, method, (connection, signal) =>
-    connection.client.request({ method, params } as never, passThrough as never, { ...(signal ? { signal } : {}) }) as Promise<unknown>, {
-    idempotent: method === "tasks/get"
-  })
+  pool.run(server, method, (connection) =>
+    poolRequest(connection, method, (client, signal) =>
+      client.request({ method, params } as never, passThrough as never, { signal }) as Promise<unknown>, {
+      idempotent: method === "tasks/get"
+    }), { idempotent: method === "tasks/get" })
 
 export class Tasks extends Context.Tag("@mcpctl/core/Tasks")<
   Tasks,

@@ -10,13 +10,12 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
 import { McpConfig } from "../config/McpConfig.js"
 import { type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
 import { xMcpHeaderFault } from "./HeaderParams.js"
 import { ListKey } from "../pool/ConnectionLists.js"
-import { type Connection, ConnectionPool } from "../pool/ConnectionPool.js"
-import { namingTool, type RequestError } from "../pool/RequestErrors.js"
+import { type Connection, ConnectionPool, request } from "../pool/ConnectionPool.js"
+import type { RequestError } from "../pool/RequestErrors.js"
 import { checkStructuredContent } from "../pool/SchemaValidator.js"
 import {
   type ConfigError,
@@ -269,12 +268,14 @@ const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() 
  * `listMaxPages`) and keeps the result in its response cache, which would bypass the bounds here
  * and the connection's own list cache.
  */
-const listAll = (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> =>
+const listAll = (connection: Connection): Effect.Effect<ReadonlyArray<Tool>, RequestError> =>
   // Bounded in pages, items and time (Pagination.ts): an endless cursor grew 50 MB/s.
-  collectPages(connection.server.name, "tools/list", async (cursor) => {
-    const page = await connection.client.request({ method: "tools/list", params: cursor ? { cursor } : undefined }, { signal })
-    return { items: page.tools, nextCursor: page.nextCursor }
-  })
+  collectPages(connection.server.name, "tools/list", (cursor) =>
+    Effect.map(
+      request(connection, "tools/list", (client, signal) =>
+        client.request({ method: "tools/list", params: cursor ? { cursor } : undefined }, { signal })),
+      (page) => ({ items: page.tools, nextCursor: page.nextCursor })
+    ))
 
 const make = Effect.gen(function*() {
   const pool = yield* ConnectionPool
@@ -282,7 +283,6 @@ const make = Effect.gen(function*() {
   const config = yield* McpConfig
   const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
   const pins = Option.getOrUndefined(yield* Effect.serviceOption(Pins))
-  const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
   const serverOf = new Map(pool.servers.map((s) => [s.name, s] as const))
   // The definition each catalogue entry was made from, for pin diffs and `trust`.
   const definitions = new WeakMap<McpTool, Tool>()
@@ -296,10 +296,11 @@ const make = Effect.gen(function*() {
 
   // Every listing (the first, and each after a list_changed) goes through the pins and the
   // server's filters before anyone sees it, so no host switches silently to a changed definition.
-  const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
+  const fetchTools = (connection: Connection): Effect.Effect<ToolList, RequestError> =>
+    Effect.gen(function*() {
     const server = connection.server
-    const listed = await listAll(connection, signal)
-    if (pins) await runPromise(pins.observe(server, listed))
+    const listed = yield* listAll(connection)
+    if (pins) yield* pins.observe(server, listed)
     const tools: Array<McpTool> = []
     for (const t of listed) {
       if (hiddenBy(server.config, t.name)) continue
@@ -309,10 +310,10 @@ const make = Effect.gen(function*() {
         const key = `${server.name}\u0000${t.name}`
         if (!warned.has(key)) {
           warned.add(key)
-          await runPromise(Effect.logWarning(
+          yield* Effect.logWarning(
             `Server "${server.name}": tool ${JSON.stringify(t.name)} is left out of the catalogue: its input schema ` +
               `has an invalid x-mcp-header (${headerFault}).`
-          ))
+          )
         }
         continue
       }
@@ -325,7 +326,7 @@ const make = Effect.gen(function*() {
     for (const t of indexed.tools) routes.set(t.name, t.server)
     for (const [name, clash] of indexed.collisions) routes.set(name, clash[0]!.server)
     return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
-  }
+    })
 
   /** The tool with pinning's current verdict (the store may have changed since it was listed). */
   const withPin = (tool: McpTool): McpTool => {
@@ -334,10 +335,8 @@ const make = Effect.gen(function*() {
   }
 
   const listIndexed = (server: string) =>
-    pool.run(server, "tools/list", (connection, signal) =>
-      connection.capabilities?.tools
-        ? connection.lists.get(toolsList, () => fetchTools(connection, signal))
-        : Promise.resolve(noTools))
+    pool.run(server, "tools/list", (connection) =>
+      connection.capabilities?.tools ? connection.lists.get(toolsList, fetchTools(connection)) : Effect.succeed(noTools))
 
   const listCached = (server: string) => Effect.map(listIndexed(server), (list) => list.tools)
 
@@ -513,55 +512,51 @@ const make = Effect.gen(function*() {
     onSteps?: (steps: ReadonlyArray<UrlStep>) => void
   ) => {
     const timeoutMs = timeoutFor(tool, options)
-    // Cancelling tells the server (notifications/cancelled): on our timeout, or the caller's signal.
-    const controller = timeoutMs === undefined ? undefined : new AbortController()
-    // A caller's signal is never handed to the SDK itself: the SDK adds a listener per request
-    // and never removes it, so a long-lived signal would collect one per call. A signal derived
-    // per call is dropped with the call.
-    const signal = options?.signal
-      ? AbortSignal.any(controller ? [controller.signal, options.signal] : [options.signal])
-      : controller?.signal
     // The result arrived and its structuredContent is being checked (for the timeout's message).
     let checking = false
-    const request = pool.run(tool.server, "tools/call", (connection, signal) => {
-      const relay = options?.relay
-      const params = { name: tool.tool, arguments: args, ...relayParams(connection.era, relay) }
-      const answered = connection.client.callTool(params as { name: string; arguments: Record<string, unknown> }, {
-        ...(relay !== undefined ? { allowInputRequired: true } : {}),
-        // The definition the catalogue holds (the SDK would otherwise look for a listing in its
-        // own response cache, which the page-by-page listing above never fills).
-        toolDefinition: toolDefinitionOf(tool),
-        signal,
-        timeout: SDK_NO_TIMEOUT,
-        ...(options?.onProgress ? { onprogress: options.onProgress } : {})
-      }) as Promise<CallToolResult>
-      const schema = tool.outputSchema
-      // Against the listed outputSchema, inline when small, else in a worker this call's signal
-      // (timeout, cancel) can stop. No step at all for a tool without one (the per-call path).
-      const sent = (schema === undefined ? answered : answered.then((result) => {
-        // A task has no structuredContent yet: its result is checked by nobody here (Tasks.ts).
-        if (TASK_RESULT_KEY in result) return result
-        checking = true
-        return checkStructuredContent(connection.client, tool.tool, tool.server, schema, result, signal)
-      })).catch(namingTool(tool.tool)) as Promise<CallToolResult>
-      return onSteps === undefined ? sent : sent.catch((error: unknown) => {
-        if (error instanceof UrlElicitationRequiredError) {
-          onSteps(error.elicitations.map((e) => ({ url: e.url, message: e.message, elicitationId: e.elicitationId })))
-        }
-        throw error
-      })
-    }, {
+    const requestOptions = {
       // A call lost with its connection is sent again on a fresh one only when running it twice
       // is harmless; otherwise the error says it may have run.
       idempotent: tool.readOnly || tool.idempotent,
-      signal
-    })
-    return timeoutMs === undefined ? request : request.pipe(
+      tool: tool.tool,
+      // Cancels the call on the server too; our timeout does the same by interrupting.
+      signal: options?.signal
+    }
+    const sent = pool.run(tool.server, "tools/call", (connection) =>
+      request(connection, "tools/call", (client, signal) => {
+        const relay = options?.relay
+        const params = { name: tool.tool, arguments: args, ...relayParams(connection.era, relay) }
+        const answered = client.callTool(params as { name: string; arguments: Record<string, unknown> }, {
+          ...(relay !== undefined ? { allowInputRequired: true } : {}),
+          // The definition the catalogue holds (the SDK would otherwise look for a listing in its
+          // own response cache, which the page-by-page listing above never fills).
+          toolDefinition: toolDefinitionOf(tool),
+          signal,
+          timeout: SDK_NO_TIMEOUT,
+          ...(options?.onProgress ? { onprogress: options.onProgress } : {})
+        }) as Promise<CallToolResult>
+        const schema = tool.outputSchema
+        // Against the listed outputSchema, inline when small, else in a worker this call's signal
+        // (timeout, cancel) can stop. No step at all for a tool without one (the per-call path).
+        const checked = schema === undefined ? answered : answered.then((result) => {
+          // A task has no structuredContent yet: its result is checked by nobody here (Tasks.ts).
+          if (TASK_RESULT_KEY in result) return result
+          checking = true
+          return checkStructuredContent(client, tool.tool, tool.server, schema, result, signal)
+        })
+        return onSteps === undefined ? checked : checked.catch((error: unknown) => {
+          if (error instanceof UrlElicitationRequiredError) {
+            onSteps(error.elicitations.map((e) => ({ url: e.url, message: e.message, elicitationId: e.elicitationId })))
+          }
+          throw error
+        })
+      }, requestOptions), { idempotent: requestOptions.idempotent })
+    // On timeout the request is interrupted, which cancels it on the server (the driver).
+    return timeoutMs === undefined ? sent : sent.pipe(
       Effect.timeoutFail({
         duration: Duration.millis(timeoutMs),
-        onTimeout: () => {
-          controller!.abort()
-          return new ToolTimeout({
+        onTimeout: () =>
+          new ToolTimeout({
             server: tool.server,
             tool: tool.name,
             timeoutMs,
@@ -571,7 +566,6 @@ const make = Effect.gen(function*() {
               : `${tool.name} did not answer within ${timeoutMs} ms and was cancelled. `) +
               `Raise it with --timeout MS, the server's "timeout" setting, or MCP_TOOL_TIMEOUT.`
           })
-        }
       })
     )
   }

@@ -7,7 +7,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server"
 import type { CompleteRequest, LoggingLevel, ReadResourceResult } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
-import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { ConnectionPool, request } from "../pool/ConnectionPool.js"
 import { type InputRelay } from "../pool/InputRelay.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import {
@@ -154,15 +154,17 @@ export const subscribeRouted = (uri: string, denied: (server: string) => boolean
       return yield* Effect.fail(new ResourceNotFoundError(uri, `Resource not found: ${uri}. No configured server lists it or has a template for it.`))
     }
     const pool = yield* ConnectionPool
-    yield* pool.run(owner, subscribe ? "resources/subscribe" : "resources/unsubscribe", async (c, signal) => {
-      // A 2026-07-28 server has no resources/subscribe (its updates come on the connection's
-      // subscriptions/listen stream): acknowledged when it offers subscriptions at all.
-      if (c.era === "modern") {
-        if (c.capabilities?.resources?.subscribe) return {}
-        throw protocolError(JsonRpc.MethodNotFound, `Server ${owner} offers no resource subscriptions`)
-      }
-      return subscribe ? c.client.subscribeResource({ uri }, { signal }) : c.client.unsubscribeResource({ uri }, { signal })
-    })
+    const method = subscribe ? "resources/subscribe" : "resources/unsubscribe"
+    yield* pool.run(owner, method, (c) =>
+      request(c, method, async (client, signal) => {
+        // A 2026-07-28 server has no resources/subscribe (its updates come on the connection's
+        // subscriptions/listen stream): acknowledged when it offers subscriptions at all.
+        if (c.era === "modern") {
+          if (c.capabilities?.resources?.subscribe) return {}
+          throw protocolError(JsonRpc.MethodNotFound, `Server ${owner} offers no resource subscriptions`)
+        }
+        return subscribe ? client.subscribeResource({ uri }, { signal }) : client.unsubscribeResource({ uri }, { signal })
+      }))
     return {}
   })
 

@@ -7,6 +7,11 @@
  * owns the store, the catalogue owns what is in it.)
  */
 import type { Client, ServerCapabilities } from "@modelcontextprotocol/client"
+import * as Cause from "effect/Cause"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
 
 /** The lists a server's `notifications/<kind>/list_changed` makes stale. */
 export type ListKind = "tools" | "resources" | "prompts"
@@ -23,35 +28,58 @@ export class ListKey<A> {
   ) {}
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every key's value
 interface Entry<A> {
-  readonly pending: Promise<A>
-  /** Set once `pending` succeeded. */
+  /** Completed with the fetch's outcome; every asker of the entry awaits it. */
+  readonly deferred: Deferred.Deferred<any, unknown>
+  /** Set once the fetch succeeded: the value, for `peek` and for askers that need not wait. */
   settled: { readonly value: A } | undefined
 }
 
-/** The memoized values of one connection. */
+/**
+ * The memoized values of one connection, each an `Effect.cached`-style value: fetched by its
+ * first asker, shared by the others, kept while the connection lives.
+ */
 export class ConnectionLists {
   private readonly entries = new Map<ListKey<unknown>, Entry<unknown>>()
 
   /**
-   * The value of `key`, fetched once: concurrent askers share one request, a failed fetch is
-   * forgotten (the next asker tries again).
+   * Whether an entry may still be served. The one place freshness is decided: today an entry
+   * lasts until `invalidate`/`clear` (list_changed, connection closed) removes it.
    */
-  get<A>(key: ListKey<A>, fetch: () => Promise<A>): Promise<A> {
-    const hit = this.entries.get(key) as Entry<A> | undefined
-    if (hit) return hit.pending
-    const entry: Entry<A> = { pending: fetch(), settled: undefined }
-    this.entries.set(key, entry)
-    entry.pending.then(
-      (value) => void (entry.settled = { value }),
-      () => void (this.entries.get(key) === entry && this.entries.delete(key))
-    )
-    return entry.pending
+  private fresh(_entry: Entry<unknown>): boolean {
+    return true
+  }
+
+  /**
+   * The value of `key`, fetched once: concurrent askers share one fetch, a failed fetch is
+   * forgotten (the next asker tries again). When the asker running the fetch is interrupted,
+   * the fetch stops and a waiting asker fetches again itself.
+   */
+  get<A, E>(key: ListKey<A>, fetch: Effect.Effect<A, E>): Effect.Effect<A, E> {
+    return Effect.suspend(() => {
+      const hit = this.entries.get(key) as Entry<A> | undefined
+      if (hit !== undefined && this.fresh(hit)) {
+        if (hit.settled !== undefined) return Effect.succeed(hit.settled.value)
+        return Effect.catchAllCause(
+          Deferred.await(hit.deferred as Deferred.Deferred<A, E>),
+          (cause) => Cause.isInterruptedOnly(cause) ? this.get(key, fetch) : Effect.failCause(cause)
+        )
+      }
+      const entry: Entry<A> = { deferred: Deferred.unsafeMake<A, unknown>(FiberId.none), settled: undefined }
+      this.entries.set(key, entry)
+      return Effect.onExit(fetch, (exit) => {
+        if (Exit.isSuccess(exit)) entry.settled = { value: exit.value }
+        else if (this.entries.get(key) === entry) this.entries.delete(key)
+        return Deferred.done(entry.deferred, exit)
+      })
+    })
   }
 
   /** The value of `key` if it was fetched already; synchronous, for lookups on the call path. */
   peek<A>(key: ListKey<A>): A | undefined {
-    return (this.entries.get(key) as Entry<A> | undefined)?.settled?.value
+    const entry = this.entries.get(key) as Entry<A> | undefined
+    return entry !== undefined && this.fresh(entry) ? entry.settled?.value : undefined
   }
 
   /** Whether `key` is fetched or being fetched. */

@@ -22,11 +22,22 @@ import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges } f
 import type { Era } from "./EraCache.js"
 import { handshake } from "../internal/pool/handshake.js"
 import { listensTo, notificationShortcut, withTasksExtension } from "../internal/pool/hostClient.js"
-import { type RequestPool, sendRequest } from "../internal/pool/request.js"
-import { defaultTracer, traceMetaOf, withTraceMeta } from "../internal/traceContext.js"
+import { request as driver, type RequestOptions } from "../internal/pool/request.js"
+import { defaultTracer } from "../internal/traceContext.js"
 import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "./NeedsAuthCache.js"
-import type { RequestError } from "./RequestErrors.js"
-import { afterRequest, answerInvalidResponses, type Outcome } from "./Resilience.js"
+import { isTerminal, type RequestError } from "./RequestErrors.js"
+import { afterRequest, answerInvalidResponses, mayResend, type Outcome } from "./Resilience.js"
+
+/**
+ * Sends one SDK request over a connection as an Effect (for `run`'s `use`): interruption cancels
+ * it on the server, failures are typed (`RequestError`).
+ */
+export const request: <A>(
+  connection: Connection,
+  method: string,
+  send: (client: Client, signal: AbortSignal) => Promise<A>,
+  options?: RequestOptions
+) => Effect.Effect<A, RequestError> = driver
 
 /** How mcpctl introduces itself in `initialize`. */
 export const clientInfo: Implementation = { name: "mcpctl", version: "0.1.0" }
@@ -55,7 +66,7 @@ export interface Connection {
   readonly eraByTimeout?: boolean | undefined
 }
 
-/** Options of one request through the pool (what interruption does: see `run`). */
+/** Options of one request through the pool. */
 export interface RunOptions {
   /**
    * Sending the request twice is harmless, so a request lost with its connection is sent once
@@ -63,8 +74,6 @@ export interface RunOptions {
    * tool's `readOnlyHint || idempotentHint`.
    */
   readonly idempotent?: boolean | undefined
-  /** Aborting it cancels the request on the server too (`notifications/cancelled`); see `run`. */
-  readonly signal?: AbortSignal | undefined
 }
 
 /** What `servers` reports for one server. */
@@ -82,6 +91,8 @@ export type ServerState =
 export type PoolEvent =
   | { readonly _tag: "Closed"; readonly server: string }
   | { readonly _tag: "ListChanged"; readonly server: string; readonly list: ListKind }
+
+export type { RequestOptions }
 
 /** Library knobs of the pool beyond the settings' limits. */
 export interface PoolOptions {
@@ -139,26 +150,19 @@ export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
     /** The connection to a server, connecting (or reconnecting) when needed. */
     readonly get: (name: string) => Effect.Effect<Connection, ServerUnavailable>
     /**
-     * Runs one request on a server with its connection, mapping SDK failures to typed errors.
-     * An expired session is re-initialized and the request resent once; a request lost with its
-     * connection is resent once on a fresh one when `idempotent`; repeated transport errors close
-     * the connection (Resilience.ts). The connection stays referenced until the request ends, so
-     * the idle timer never closes it under a running request.
+     * Runs one request on a server with its connection: `use` sends it with {@link request} (the
+     * one Promise boundary), which turns SDK failures into typed errors. An expired session is re-initialized and the request resent once; a request
+     * lost with its connection is resent once on a fresh one when `idempotent`; repeated
+     * transport errors close the connection (Resilience.ts). The connection stays referenced
+     * until the request ends, so the idle timer never closes it under a running request.
      *
-     * Interruption only stops the waiting: the effect ends at once, but nothing is sent to the
-     * server, which goes on running the request; its late answer is dropped. (Only the SDK's own
-     * request timer, 60 s unless the request sets `timeout`, may still cancel it there.) To
-     * cancel on the server, pass a `signal` and abort it: the SDK then sends
-     * `notifications/cancelled` with the request's id, and the request fails with an
-     * `McpRequestError` (a resent request carries the same signal). The pool never aborts the
-     * signal itself, on interruption or otherwise: an interrupt handler per request cost more
-     * than a request to a fast server (bench/). `ToolRegistry.call` aborts its own signal when
-     * its timeout fires or the caller's `signal` aborts.
+     * Interruption cancels the request on the server too: the driver aborts its signal, and the
+     * SDK sends `notifications/cancelled` with the request's id.
      */
     readonly run: <A>(
       name: string,
       method: string,
-      request: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>,
+      use: (connection: Connection) => Effect.Effect<A, RequestError>,
       options?: RunOptions
     ) => Effect.Effect<A, ServerUnavailable | RequestError>
     /** Connects every enabled server (bounded by the limits), reporting each state as it settles. */
@@ -427,41 +431,47 @@ export function make(options: PoolOptions) {
     const get = (name: string): Effect.Effect<Connection, ServerUnavailable> => withConnection(name, Effect.succeed)
 
     /** Counts a failed request against its connection; true when the connection is gone. */
-    const settle = (record: ConnectionRecord, outcome: Outcome) =>
+    const settle = (record: ConnectionRecord, error: RequestError) =>
       Effect.suspend(() => {
+        const outcome: Outcome = { _tag: "Failed", error, terminal: isTerminal(error) }
         const verdict = afterRequest(record.kind, record.failures, outcome)
         record.failures = verdict.failures
         const gone = verdict.drop || records.get(record.server.name)!.live !== record
-        if (!verdict.drop || outcome._tag !== "Failed") return Effect.succeed(gone)
-        return Effect.as(drop(record, dropReason(outcome.error, verdict.failures)), gone)
+        if (!verdict.drop) return Effect.succeed(gone)
+        return Effect.as(drop(record, dropReason(error, verdict.failures)), gone)
       })
-
-    const requests: RequestPool<ConnectionRecord> = {
-      withConnection,
-      settle,
-      resending: (name, method, error) => debug(name, `resending ${method} on a fresh connection after ${error._tag}`)
-    }
 
     const run = <A>(
       name: string,
       method: string,
-      request: (connection: Connection, signal: AbortSignal | undefined) => Promise<A>,
+      use: (connection: Connection) => Effect.Effect<A, RequestError>,
       runOptions?: RunOptions
-    ): Effect.Effect<A, ServerUnavailable | RequestError> =>
-      Effect.withFiberRuntime((fiber) => {
-        const options = { idempotent: runOptions?.idempotent ?? method !== "tools/call", signal: runOptions?.signal }
-        // Tracing off (Effect's default tracer): no span, nothing added to the request.
-        if (fiber.currentTracer === defaultTracer) return sendRequest(requests, name, method, request, options)
-        // Tracing on: one client span per request, and its traceparent in the request's `_meta`.
-        return Effect.withSpan(
-          Effect.withFiberRuntime((inner) => {
-            const meta = traceMetaOf(inner.currentSpan!)
-            return sendRequest(requests, name, method, (c, signal) => withTraceMeta(meta, () => request(c, signal)), options)
-          }),
-          method,
-          { kind: "client", captureStackTrace: false, attributes: { "mcp.method.name": method, server: name } }
-        )
+    ): Effect.Effect<A, ServerUnavailable | RequestError> => {
+      const idempotent = runOptions?.idempotent ?? method !== "tools/call"
+      // One attempt on the connection the pool hands out now. No settle on success: the answer
+      // may have come from a cached list; real answers reset the count as they arrive.
+      // (Suspended: a resend must take the connection the pool hands out then.)
+      const attempt = Effect.suspend(() =>
+        withConnection(name, (record: ConnectionRecord) =>
+          Effect.catchAll(use(record), (error) => Effect.flatMap(settle(record, error), (dropped) => Effect.fail(new Attempt(error, dropped))))))
+      const sent = Effect.retry(attempt, {
+        times: 1,
+        while: (failure) =>
+          failure instanceof Attempt && mayResend(failure.error, { idempotent, dropped: failure.dropped })
+            ? Effect.as(debug(name, `resending ${method} on a fresh connection after ${failure.error._tag}`), true)
+            : false
       })
+      const settled = Effect.mapError(sent, (failure) => failure instanceof Attempt ? failure.error : failure)
+      // Tracing off (Effect's default tracer): no span. Tracing on: one client span per request;
+      // the driver puts its traceparent in the request's `_meta` (internal/pool/request.ts).
+      return Effect.withFiberRuntime((fiber) =>
+        fiber.currentTracer === defaultTracer ? settled : Effect.withSpan(settled, method, {
+          kind: "client",
+          captureStackTrace: false,
+          attributes: { "mcp.method.name": method, server: name }
+        })
+      )
+    }
 
     const state = (name: string) =>
       Effect.suspend(() => {
@@ -508,6 +518,11 @@ export function make(options: PoolOptions) {
 function dropReason(error: RequestError, failures: number): string {
   if (error._tag !== "TransportFailure") return error._tag
   return `${error._tag}${error.code ? ` ${error.code}` : ""}, ${failures} in a row`
+}
+
+/** A failed attempt of `run`, and whether its connection is gone (what the resend policy reads). */
+class Attempt {
+  constructor(readonly error: RequestError, readonly dropped: boolean) {}
 }
 
 function initialState(server: ResolvedServer): ServerState {

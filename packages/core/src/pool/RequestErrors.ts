@@ -25,6 +25,10 @@ import {
 /** What a request on a connected server can fail with. */
 export type RequestError = TransportFailure | McpRequestError | SessionExpired
 
+/** The failure was a broken connection (what the pool counts toward closing one, Resilience.ts). */
+export const isTerminal = (error: RequestError): boolean =>
+  error._tag === "TransportFailure" && error.reason !== undefined && error.reason !== "other"
+
 /**
  * The JSON-RPC code SDK 1.x gave its own request timeout (`McpError` -32001), kept for the
  * `McpRequestError` SDK v2's `SdkError` `REQUEST_TIMEOUT` becomes.
@@ -48,21 +52,6 @@ const codeOf = (cause: unknown): string | undefined => {
     current = (current as { cause?: unknown }).cause
   }
   return undefined
-}
-
-/**
- * A tool call whose server kept answering `input_required` past the round limit (SEP-2322): SDK
- * v2's `InputRequiredRoundsExceeded`, with the tool it was for, so the message can name it.
- */
-export class InputRoundsExceeded extends Error {
-  constructor(readonly tool: string, override readonly cause: unknown) {
-    super(`tool ${tool}: ${cause instanceof Error ? cause.message : String(cause)}`)
-  }
-}
-
-/** Rethrows SDK v2's round-limit error of a call to `tool` as {@link InputRoundsExceeded}. */
-export const namingTool = (tool: string) => (error: unknown): never => {
-  throw sdkCodeOf(error) === SdkErrorCode.InputRequiredRoundsExceeded ? new InputRoundsExceeded(tool, error) : error
 }
 
 /** JSON-RPC -32022 (2026-07-28): the server does not support the protocol version asked for. */
@@ -182,13 +171,14 @@ export const classifyRequestFailure = (
   server: string,
   method: string,
   cause: unknown,
-  options: { readonly idempotent?: boolean | undefined } = {}
+  options: { readonly idempotent?: boolean | undefined; readonly tool?: string | undefined } = {}
 ): { readonly error: RequestError; readonly terminal: boolean } => {
   // An answer dropped for its size: the request failed, the connection is fine.
   if (cause instanceof MessageTooLargeError) {
     return {
       terminal: false,
       error: new McpRequestError({
+        cause,
         server,
         method,
         code: MESSAGE_TOO_LARGE,
@@ -200,19 +190,20 @@ export const classifyRequestFailure = (
   if (isStaleSession(cause)) {
     return {
       terminal: false,
-      error: new SessionExpired({ server, message: `The session with server "${server}" expired.` })
+      error: new SessionExpired({ cause, server, message: `The session with server "${server}" expired.` })
     }
   }
   if (isVersionError(cause)) {
     return {
       terminal: false,
-      error: new McpRequestError({ server, method, code: UNSUPPORTED_PROTOCOL_VERSION, message: versionErrorMessage(server, cause, undefined) })
+      error: new McpRequestError({ cause, server, method, code: UNSUPPORTED_PROTOCOL_VERSION, message: versionErrorMessage(server, cause, undefined) })
     }
   }
   if (ProtocolError.isInstance(cause)) {
     return {
       terminal: false,
       error: new McpRequestError({
+        cause,
         server,
         method,
         code: cause.code,
@@ -223,16 +214,17 @@ export const classifyRequestFailure = (
     }
   }
   const sdkCode = sdkCodeOf(cause)
-  if (sdkCode === SdkErrorCode.InputRequiredRoundsExceeded || cause instanceof InputRoundsExceeded) {
-    const what = cause instanceof InputRoundsExceeded ? `tool ${JSON.stringify(cause.tool)}` : method
+  if (sdkCode === SdkErrorCode.InputRequiredRoundsExceeded) {
+    const what = options.tool !== undefined ? `tool ${JSON.stringify(options.tool)}` : method
     return {
       terminal: false,
       error: new McpRequestError({
+        cause,
         server,
         method,
         code: -1,
         message: `Server "${server}" kept asking for input: ${what} answered input_required more times than ` +
-          `allowed (${messageOf(cause instanceof InputRoundsExceeded ? cause.cause : cause)}). The server may be ` +
+          `allowed (${messageOf(cause)}). The server may be ` +
           `looping; report it to its authors.`
       })
     }
@@ -240,7 +232,7 @@ export const classifyRequestFailure = (
   if (sdkCode === SdkErrorCode.RequestTimeout) {
     return {
       terminal: false,
-      error: new McpRequestError({ server, method, code: REQUEST_TIMEOUT, message: `${server}: ${messageOf(cause)}` })
+      error: new McpRequestError({ cause, server, method, code: REQUEST_TIMEOUT, message: `${server}: ${messageOf(cause)}` })
     }
   }
   const closedByPeer = sdkCode === SdkErrorCode.ConnectionClosed
@@ -258,6 +250,8 @@ export const classifyRequestFailure = (
         server,
         code: closed ? "CONNECTION_CLOSED" : code,
         mayHaveRun,
+        reason: notSent ? "not-sent" : closedByPeer ? "closed" : terminal ? "broken" : "other",
+        cause,
         message: `Lost the connection to server "${server}" during ${method}: ${messageOf(cause)}` +
           (!mayHaveRun
             ? ""
@@ -270,6 +264,6 @@ export const classifyRequestFailure = (
   }
   return {
     terminal: false,
-    error: new McpRequestError({ server, method, code: -1, message: `${server}: ${messageOf(cause)}` })
+    error: new McpRequestError({ cause, server, method, code: -1, message: `${server}: ${messageOf(cause)}` })
   }
 }

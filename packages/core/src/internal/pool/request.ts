@@ -1,57 +1,64 @@
 /**
- * The pool's Promise boundary: one request to a server as one async step. A failure is
- * classified (RequestErrors), counted against the connection it ran on and, when the policy
- * allows (Resilience.mayResend), sent once more on the connection the pool hands out next.
- * There is no interrupt handler here on purpose: interruption stops the waiting only, and the
- * caller's `signal` is what cancels on the server (the contract is written on
- * `ConnectionPool.run`).
+ * The pool's one Promise boundary: an SDK request as `Effect<A, RequestError>`. This is the only
+ * `Effect.async` on the request path. Interruption aborts the request's signal here and nowhere
+ * else (the SDK then sends `notifications/cancelled`), as `@effect/platform`'s HTTP client does;
+ * a failure is classified here once (RequestErrors.ts). What happens next (counting the failure
+ * against its connection, sending once more) is the pool's: `ConnectionPool.run`.
  */
+import type { Client } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
-import type { ServerUnavailable } from "../../Errors.js"
 import { classifyRequestFailure, type RequestError } from "../../pool/RequestErrors.js"
-import { mayResend, type Outcome } from "../../pool/Resilience.js"
+import { defaultTracer, traceMetaOf, withTraceMeta } from "../traceContext.js"
 
-/** What a request needs from the pool. */
-export interface RequestPool<C> {
-  /** The pool's one acquire path: runs `use` with a connection of `server`. */
-  readonly withConnection: <A, E>(
-    server: string,
-    use: (connection: C) => Effect.Effect<A, E>
-  ) => Effect.Effect<A, E | ServerUnavailable>
-  /** Counts a failed request against its connection; succeeds with true when the connection is gone. */
-  readonly settle: (connection: C, outcome: Outcome) => Effect.Effect<boolean>
-  /** Told before a request is sent again (for the debug log). */
-  readonly resending: (server: string, method: string, error: RequestError) => Effect.Effect<void>
+/** What the driver needs of a connection. */
+export interface RequestTarget {
+  readonly server: { readonly name: string }
+  readonly client: Client
 }
 
-/** Sends `request` on a connection of `server`, resending it once when the policy allows. */
-export const sendRequest = <C, A>(
-  pool: RequestPool<C>,
-  server: string,
+/** Options of one SDK request. */
+export interface RequestOptions {
+  /**
+   * Sending it twice is harmless: only the message of a lost `tools/call` depends on it (the
+   * pool decides the resend with the same flag). Default: true for all but `tools/call`.
+   */
+  readonly idempotent?: boolean | undefined
+  /** The tool a `tools/call` is for, named in the message of a round-limit failure. */
+  readonly tool?: string | undefined
+  /**
+   * Aborting it cancels the request on the server too, as interruption does; the request then
+   * fails with an `McpRequestError`. Derived per request, so a long-lived signal collects no
+   * listener of the SDK's.
+   */
+  readonly signal?: AbortSignal | undefined
+}
+
+/**
+ * Sends one SDK request over `target`'s client. `send` gets the signal the SDK must watch:
+ * aborted when the effect is interrupted (or `options.signal` aborts). With a tracer other than
+ * Effect's default installed, the request carries the current span as its trace context.
+ */
+export const request = <A>(
+  target: RequestTarget,
   method: string,
-  request: (connection: C, signal: AbortSignal | undefined) => Promise<A>,
-  options: { readonly idempotent: boolean; readonly signal: AbortSignal | undefined }
-): Effect.Effect<A, ServerUnavailable | RequestError> => {
-  const { idempotent, signal } = options
-  // The success path is one async step: failures are classified, counted and maybe resent
-  // inside it, because every extra combinator shows in the per-call cost (bench/).
-  const attempt = (connection: C, resent: boolean): Effect.Effect<A, RequestError | ServerUnavailable> =>
-    Effect.async((resume) => {
+  send: (client: Client, signal: AbortSignal) => Promise<A>,
+  options?: RequestOptions
+): Effect.Effect<A, RequestError> =>
+  Effect.withFiberRuntime((fiber) => {
+    const span = fiber.currentTracer === defaultTracer ? undefined : fiber.currentSpan
+    return Effect.async<A, RequestError>((resume, interrupted) => {
+      const signal = options?.signal ? AbortSignal.any([interrupted, options.signal]) : interrupted
       const failed = (cause: unknown) => {
-        const { error, terminal } = classifyRequestFailure(server, method, cause, { idempotent })
-        // No settle on success: the answer may have come from a cached list; real answers
-        // reset the count as they arrive (the pool watches every message).
-        resume(Effect.flatMap(pool.settle(connection, { _tag: "Failed", error, terminal }), (dropped) =>
-          !resent && mayResend(error, { idempotent, dropped })
-            ? Effect.zipRight(pool.resending(server, method, error), once(true))
-            : Effect.fail(error)))
+        const idempotent = options?.idempotent ?? method !== "tools/call"
+        resume(Effect.fail(classifyRequestFailure(target.server.name, method, cause, { idempotent, tool: options?.tool }).error))
       }
       try {
-        request(connection, signal).then((value) => resume(Effect.succeed(value)), failed)
+        const sent = span === undefined
+          ? send(target.client, signal)
+          : withTraceMeta(traceMetaOf(span), () => send(target.client, signal))
+        sent.then((value) => resume(Effect.succeed(value)), failed)
       } catch (cause) {
         failed(cause)
       }
     })
-  const once = (resent: boolean) => pool.withConnection(server, (connection: C) => attempt(connection, resent))
-  return once(false)
-}
+  })
