@@ -149,7 +149,7 @@ describe("the packed packages, installed as a user installs them", () => {
       expect(testingFiles).toContain(`dist/fixtures/${fixture}`)
     }
     expect(packed["mcpctl"]!.files.map((f) => f.path).sort()).toEqual(
-      ["bin/mcpctl.cjs", "bin/mcpctl.cjs.cache", "bin/mcpctl.mjs", "bin/relay.mjs", "bin/schema-worker.cjs", "bin/server.cjs", "bin/undici.cjs", "package.json"]
+      ["bin/mcpctl.cjs", "bin/mcpctl.cjs.cache", "bin/mcpctl.mjs", "bin/metrics.cjs", "bin/relay.mjs", "bin/schema-worker.cjs", "bin/server.cjs", "bin/undici.cjs", "package.json"]
     )
   })
 

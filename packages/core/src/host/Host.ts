@@ -252,6 +252,17 @@ const readTracingSettings = Effect.map(
 ).pipe(Effect.orElseSucceed(() => undefined))
 
 /**
+ * The Prometheus text endpoint (`GET /metrics`: tool calls, failed calls and their duration, by
+ * server and tool) on `host:port` while the scope lasts; succeeds with its URL. The exporter
+ * (OpenTelemetry's `PrometheusExporter`) is loaded only here.
+ */
+export const serveMetrics = (options: { readonly host: string; readonly port: number; readonly serviceVersion?: string }) =>
+  Effect.flatMap(
+    Effect.promise(() => import("../internal/metricsExport.js")),
+    (metrics) => metrics.serve({ host: options.host, port: options.port, serviceVersion: options.serviceVersion ?? "0.1.0" })
+  )
+
+/**
  * Spans exported over OTLP/HTTP (JSON) when the OpenTelemetry variables name an endpoint; else
  * nothing at all: the exporter module is imported only when tracing is on. The last spans are
  * sent when the layer's scope closes (at most 1 s). Failed exports are dropped.
