@@ -92,7 +92,7 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, pr
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
-    { ...flags, noPrompt: true, retryConnects: true, watchCatalog: true },
+    { ...flags, noPrompt: true, retryConnects: true, watchCatalog: true, relayServerLogs: true },
     Effect.gen(function*() {
       const listen = Option.map(flags.http, (s) => parseListen(s) as { host: string; port: number }).pipe(Option.getOrUndefined)
       const port = listen?.port, path = Option.getOrUndefined(flags.socket)

@@ -391,12 +391,18 @@ export const levelAtLeast = (level: string, threshold: LoggingLevel): boolean =>
 
 /**
  * Tells a server which log level to send (`logging/setLevel`), once per connection; a server
- * without the `logging` capability is left alone (the request would be an error there).
+ * without the `logging` capability is left alone (the request would be an error there). A
+ * 2026-07-28 connection has no `logging/setLevel`: its requests name the level from now on.
  */
 export const setLogLevel = (server: string, level: LoggingLevel) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "logging/setLevel", async (c, signal): Promise<boolean> => {
       if (!c.capabilities?.logging) return false
+      if (c.era === "modern") {
+        if (!(c.client instanceof HostClient)) return false
+        c.client.requestLogLevel = level
+        return true
+      }
       await c.lists.get(logLevelSet[level], () => c.client.setLoggingLevel(level, { signal }))
       return true
     }))
