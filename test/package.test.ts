@@ -150,7 +150,7 @@ describe("the packed packages, installed as a user installs them", () => {
       expect(testingFiles).toContain(`dist/fixtures/${fixture}`)
     }
     expect(packed["mcpctl"]!.files.map((f) => f.path).sort()).toEqual(
-      ["bin/complete.cjs", "bin/mcpctl.cjs", "bin/mcpctl.cjs.cache", "bin/mcpctl.mjs", "bin/relay.mjs", "bin/schema-deps.cjs", "bin/schema-worker.cjs", "bin/server.cjs", "bin/undici.cjs", "package.json"]
+      ["bin/complete.cjs", "bin/mcpctl.cjs", "bin/mcpctl.cjs.cache", "bin/mcpctl.mjs", "bin/metrics.cjs", "bin/relay.mjs", "bin/schema-deps.cjs", "bin/schema-worker.cjs", "bin/server.cjs", "bin/undici.cjs", "package.json"]
     )
   })
 

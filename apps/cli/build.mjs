@@ -134,6 +134,27 @@ module.exports = { ${lazyExports[args.path].map((e) => `get ${e}() { return load
   }
 }
 
+// `serve --metrics` (core `internal/metricsExport.ts`: OpenTelemetry's metrics SDK and its
+// Prometheus exporter, ~200 KB) gets its own file too, required only when the flag is given.
+const metricsApart = {
+  name: "metrics-apart",
+  setup(b) {
+    b.onResolve({ filter: /internal\/metricsExport\.js$/ }, () => ({ path: "./metrics.cjs", external: true }))
+  }
+}
+await build({
+  entryPoints: [join(here, "../../packages/core/src/internal/metricsExport.ts")],
+  outfile: join(here, "bin/metrics.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  mainFields: ["module", "main"],
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning"
+})
+
 // The output-schema check's worker thread (core `internal/validation/workers.ts` looks for it
 // beside the bundle): its own file with the schema engine (Ajv, formats, re2js) inside.
 await build({
@@ -165,7 +186,7 @@ await build({
   // Native code stays outside the bundle; `import("sharp")` becomes a lazy require.
   external: ["sharp"],
   supported: { "dynamic-import": false },
-  plugins: [undiciApart, serverApart, lazyApart],
+  plugins: [undiciApart, serverApart, lazyApart, metricsApart],
   // ESM entry points first: jsonc-parser's UMD "main" uses a dynamic require esbuild cannot follow.
   mainFields: ["module", "main"],
   // The workspace packages from their TypeScript sources, not a stale dist/.

@@ -11,7 +11,7 @@ import { Prompter, RuleWriter } from "@mcpctl/core/Permission"
 import { askTrustOnTerminal } from "@mcpctl/core/ProjectTrust"
 import { redactText } from "@mcpctl/core/Redact"
 import { type PoolOptions } from "@mcpctl/core/ConnectionPool"
-import { type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
+import { levelAtLeast, type LogLevel, type ServerLog } from "@mcpctl/core/Resources"
 import { sanitize } from "@mcpctl/core/Sanitize"
 import { type ServerConfig } from "@mcpctl/core/ServerConfig"
 import * as Context from "effect/Context"
@@ -58,6 +58,11 @@ export interface HostOptions extends GlobalFlags {
   readonly retryConnects?: boolean
   /** Declare the tasks extension to servers (default); `serve` does not, its clients get results. */
   readonly tasks?: boolean
+  /**
+   * Take server log messages at every level (`serve`: its clients ask for their own levels);
+   * stderr still gets only `logLevel` and above.
+   */
+  readonly relayServerLogs?: boolean
 }
 
 /** Splits `--stdio "COMMAND ARGS"` like a shell would for quotes and backslashes, nothing more (pure). */
@@ -194,7 +199,9 @@ export const hostLayer = (options: HostOptions, pool: PoolOptions = {}) => {
       : Elicitation.layerDecline,
     signIn: { inline: inlineAuth(options) },
     // Server log notifications never reach stdout, so `--json` stays one clean document.
-    serverLogs: { threshold: options.logLevel ?? "warning", write: logLine },
+    serverLogs: options.relayServerLogs === true
+      ? { threshold: "debug", write: (log) => levelAtLeast(log.level, options.logLevel ?? "warning") && logLine(log) }
+      : { threshold: options.logLevel ?? "warning", write: logLine },
     // A command connects to each server once: listing after a failed connect reports that failure
     // instead of waiting out MCP_TIMEOUT a second time.
     pool: {

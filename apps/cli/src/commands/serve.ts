@@ -16,9 +16,10 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs/promises"
 import * as Path from "node:path"
+import { serveMetrics } from "@mcpctl/core/Host"
 import { isLoopbackHost, parseListen } from "@mcpctl/core/HttpAccess"
 import * as Flags from "../Flags.js"
-import { runOnHost } from "../Host.js"
+import { runOnHost, VERSION } from "../Host.js"
 import { err } from "../Render.js"
 
 // --- listening: address, hosts, drain (docs/serve.md) -------------------------------------
@@ -39,6 +40,15 @@ const drainTimeout = Options.integer("drain-timeout").pipe(
   Options.withSchema(Schema.Int.pipe(Schema.between(0, 3600, { message: () => "--drain-timeout takes seconds from 0 to 3600" }))),
   Options.withDefault(10),
   Options.withDescription("On SIGTERM, stop accepting and give calls in flight this many seconds to finish (default 10)")
+)
+const metrics = Options.text("metrics").pipe(
+  Options.withSchema(Schema.String.pipe(Schema.filter((s) => typeof parseListen(s) !== "string", {
+    message: (issue) => `--metrics: ${parseListen(String(issue.actual))}`
+  }))),
+  Options.optional,
+  Options.withDescription(
+    "Serve Prometheus text metrics (tool calls, errors, duration by server and tool) at GET /metrics on [HOST:]PORT (HOST default 127.0.0.1); no token"
+  )
 )
 // --- end of listening options ---------------------------------------------------------------
 const socket = Options.text("socket").pipe(
@@ -78,12 +88,12 @@ const names = Options.choice("names", ["mcpctl", "upstream"]).pipe(
   Options.withDescription("upstream: with one server, serve its tools and prompts under their own names (default mcpctl: mcp__<server>__<tool>)")
 )
 
-export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, protocol: Flags.protocol, http, socket, tokenFile, toolSearch, allowedHost, drainTimeout, names }, (flags) =>
+export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, protocol: Flags.protocol, http, socket, tokenFile, toolSearch, allowedHost, drainTimeout, names, metrics }, (flags) =>
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
     // Tasks are not handed on to serve's clients yet: upstream servers run such calls to the end.
-    { ...flags, noPrompt: true, retryConnects: true, watchCatalog: true, tasks: false },
+    { ...flags, noPrompt: true, retryConnects: true, watchCatalog: true, tasks: false, relayServerLogs: true },
     Effect.gen(function*() {
       const listen = Option.map(flags.http, (s) => parseListen(s) as { host: string; port: number }).pipe(Option.getOrUndefined)
       const port = listen?.port, path = Option.getOrUndefined(flags.socket)
@@ -137,6 +147,13 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, pr
           err(`mcpctl serve: every request needs "Authorization: Bearer ${gateway.token}" (also in ${written}, mode 0600)`)
         } else if (gateway.token !== undefined) {
           err(`mcpctl serve: every request needs "Authorization: Bearer <the token in ${file}>"`)
+        }
+        const scrape = Option.map(flags.metrics, (s) => parseListen(s) as { host: string; port: number }).pipe(Option.getOrUndefined)
+        if (scrape !== undefined) {
+          const url = yield* serveMetrics({ ...scrape, serviceVersion: VERSION }).pipe(
+            Effect.mapError((e) => new UsageError({ message: `--metrics: cannot serve on ${scrape.host}:${scrape.port}: ${e.message}`, cause: e }))
+          )
+          err(`mcpctl serve: metrics on ${url}`)
         }
         yield* Effect.forkScoped(reportServers(() => (ready = true)))
         return yield* gateway.closed

@@ -398,15 +398,23 @@ export const levelAtLeast = (level: string, threshold: LoggingLevel): boolean =>
 
 /**
  * Tells a server which log level to send (`logging/setLevel`), once per connection; a server
- * without the `logging` capability is left alone (the request would be an error there).
+ * without the `logging` capability is left alone (the request would be an error there). A
+ * 2026-07-28 connection has no `logging/setLevel`: its requests name the level from now on.
  */
 export const setLogLevel = (server: string, level: LoggingLevel) =>
   Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "logging/setLevel", (c): Effect.Effect<boolean, RequestError> =>
-      !c.capabilities?.logging ? Effect.succeed(false) : Effect.as(
+    pool.run(server, "logging/setLevel", (c): Effect.Effect<boolean, RequestError> => {
+      if (!c.capabilities?.logging) return Effect.succeed(false)
+      if (c.era === "modern") {
+        if (!(c.client instanceof HostClient)) return Effect.succeed(false)
+        c.client.requestLogLevel = level
+        return Effect.succeed(true)
+      }
+      return Effect.as(
         c.lists.get(logLevelSet[level], request(c, "logging/setLevel", (client, signal) => client.setLoggingLevel(level, { signal }))),
         true
-      )))
+      )
+    }))
 
 /** "`logging/setLevel` was sent with this level" on a connection, per level. */
 const logLevelSet = Object.fromEntries(

@@ -26,6 +26,7 @@ import { outputBudget } from "../content/Budget.js"
 import { shapeCallResult } from "../content/Shape.js"
 import { toAnnotations } from "../catalog/Annotations.js"
 import { Pins } from "../catalog/Pins.js"
+import { ServerNotices } from "../catalog/ServerNotices.js"
 import { CALL_TOOL, metaTools, SEARCH_TOOLS, searchLimit, searchResult } from "./ToolSearch.js"
 import { Permission } from "../permission/Permission.js"
 import { redactText } from "../Redact.js"
@@ -40,8 +41,6 @@ import {
   JsonRpc,
   protocolError,
   readRouted,
-  setLevelEverywhere,
-  subscribeRouted,
   toProtocolError
 } from "./GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
@@ -49,6 +48,7 @@ import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../interna
 import { indexPrompts, indexResources, promptName, upstreamPromptName } from "./GatewayCatalog.js"
 import { headerParams } from "./ParamHeaders.js"
 import { askerOf, asOurs, refusalMessage, relayOf } from "./GatewayRelay.js"
+import { makeGatewayNotices, type NoticeContext } from "./GatewayNotices.js"
 import { LOCAL_SETTINGS_FILE } from "../permission/Permission.js"
 import * as Path from "node:path"
 import { type Asker, Elicitation } from "../elicitation/Elicitation.js"
@@ -171,6 +171,8 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   const offered = (t: McpTool) => t.pin !== "changed" && permission.decide(t.name, t).behavior !== "deny"
   // A server under a server-level deny offers nothing: no tools, resources or prompts.
   const denied = (server: string) => permission.serverDenied(server) !== undefined
+  // Log lines and resource updates for this client (GatewayNotices.ts).
+  const notices = yield* makeGatewayNotices(server, denied, options.pushChanges !== false)
   const resourceIndex = Effect.map(listAllResources(), (all) => ({
     ...indexResources(all.resources, denied),
     templates: all.templates.filter((t) => !denied(t.server))
@@ -185,7 +187,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   // The client's cancellation reaches the server that runs the tool, too; its progress reaches
   // the client, under the token the client sent.
   const callTool = (name: string, args: Record<string, unknown>, extra: CallExtra) =>
-    Effect.flatMap(qualify(name), (qualified) => asking(registry.resolve(qualified), extra.ask, registry.call(qualified, args, {
+    Effect.flatMap(qualify(name), (qualified) => notices.during(registry.resolve(qualified), extra.notice, asking(registry.resolve(qualified), extra.ask, registry.call(qualified, args, {
       signal: extra.signal,
       onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification),
       relay: extra.relay
@@ -210,7 +212,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
           ? Effect.fail(error)
           : Effect.succeed(errorResult(refusalMessage(name, error, localSettings)))
       )
-    )))
+    ))))
 
   const searchTools = (args: Record<string, unknown>) =>
     typeof args.query !== "string" || args.query.trim() === ""
@@ -225,7 +227,8 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       _meta: ctx.mcpReq._meta,
       sendNotification: ctx.mcpReq.notify,
       relay: relayOf(ctx.mcpReq, server.getClientCapabilities()),
-      ask: askerOf(ctx.mcpReq, server.getClientCapabilities())
+      ask: askerOf(ctx.mcpReq, server.getClientCapabilities()),
+      notice: ctx.mcpReq
     }
     if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
     if (toolSearch && name === CALL_TOOL) {
@@ -254,8 +257,9 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   server.setRequestHandler("resources/read", (request, ctx) =>
     run(Effect.map(readRouted(request.params.uri, denied, relayOf(ctx.mcpReq, server.getClientCapabilities())), asOurs), ctx.mcpReq.signal))
 
-  server.setRequestHandler("resources/subscribe", (request, ctx) => run(subscribeRouted(request.params.uri, denied, true), ctx.mcpReq.signal))
-  server.setRequestHandler("resources/unsubscribe", (request, ctx) => run(subscribeRouted(request.params.uri, denied, false), ctx.mcpReq.signal))
+  // Passed on to the server that owns the URI while any client is subscribed (GatewayNotices.ts).
+  server.setRequestHandler("resources/subscribe", (request, ctx) => run(notices.subscribe(request.params.uri, true), ctx.mcpReq.signal))
+  server.setRequestHandler("resources/unsubscribe", (request, ctx) => run(notices.subscribe(request.params.uri, false), ctx.mcpReq.signal))
 
   const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied, naming))
 
@@ -272,12 +276,13 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       }
       const relay = relayOf(ctx.mcpReq, server.getClientCapabilities())
       const got = getPrompt(target.server, target.name, request.params.arguments ?? {}, relay)
-      return asOurs(yield* asking(Effect.succeed(target), askerOf(ctx.mcpReq, server.getClientCapabilities()), got))
+      return asOurs(yield* notices.during(Effect.succeed(target), ctx.mcpReq, asking(Effect.succeed(target), askerOf(ctx.mcpReq, server.getClientCapabilities()), got)))
     }), ctx.mcpReq.signal))
 
   server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied, naming), ctx.mcpReq.signal))
 
-  server.setRequestHandler("logging/setLevel", (request) => run(setLevelEverywhere(request.params.level, denied)))
+  // Remembered for this client's log lines; the servers are told the most verbose level asked.
+  server.setRequestHandler("logging/setLevel", (request) => run(Effect.as(notices.setLevel(request.params.level), {})))
 
   // A server's catalogue changed (or it went away): tell our client to list again.
   if (options.pushChanges !== false) {
@@ -314,6 +319,9 @@ export const watchCatalog = (notify: CatalogNotify) => Effect.gen(function*() {
   )
   const pins = yield* Effect.serviceOption(Pins)
   if (Option.isSome(pins)) yield* pins.value.watch(Effect.sync(() => notify.tools()))
+  const notices = yield* Effect.serviceOption(ServerNotices)
+  const updated = notify.resourceUpdated
+  if (Option.isSome(notices) && updated !== undefined) yield* notices.value.onResourceUpdated((u) => updated(u.uri))
 })
 
 /** What a forwarded call needs of its request: cancellation, the progress token, a way to notify. */
@@ -325,6 +333,8 @@ interface CallExtra {
   readonly relay: InputRelay | undefined
   /** How a 2025-era server's `elicitation/create` reaches our client, when it can. */
   readonly ask: Asker | undefined
+  /** Where the server's log lines during the call go, and at which level the request asks. */
+  readonly notice: NoticeContext
 }
 
 /**

@@ -18,6 +18,7 @@ import * as EffectLogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import { Pins } from "../catalog/Pins.js"
 import { forwardServerLogs, type LogLevel, type ServerLog } from "../catalog/Resources.js"
+import { ServerNotices } from "../catalog/ServerNotices.js"
 import { ToolRegistry } from "../catalog/ToolRegistry.js"
 import { sanitize } from "../content/Sanitize.js"
 import { McpConfig } from "../config/McpConfig.js"
@@ -72,7 +73,7 @@ export interface HostOptions<E = never> {
 }
 
 /** The services a host provides (and `Pins`, unless `pins: false`). */
-export type HostServices = ToolRegistry | ConnectionPool | Permission | McpConfig | RemoteAuth
+export type HostServices = ToolRegistry | ConnectionPool | Permission | McpConfig | RemoteAuth | ServerNotices
 
 /**
  * Every core service over the options. Settings are read once, when the layer builds; the pool
@@ -91,7 +92,10 @@ export const layer = <E>(options: HostOptions<E>): Layer.Layer<HostServices, E> 
   // An absent elicitation layer adds nothing: the pool and the registry look the service up.
   const elicitation: Layer.Layer<never> = options.elicitation ?? Layer.empty
   const pool = Layer.unwrapEffect(
-    Effect.map(Effect.serviceOption(Elicitation), (found) => ConnectionPool.layerWith(poolOptions(options, Option.getOrUndefined(found))))
+    Effect.map(
+      Effect.all([Effect.serviceOption(Elicitation), ServerNotices]),
+      ([found, notices]) => ConnectionPool.layerWith(poolOptions(options, Option.getOrUndefined(found), notices))
+    )
   ).pipe(Layer.provide(transport))
   const permission = Permission.layer.pipe(
     Layer.provide(Layer.merge(options.prompter ?? Prompter.layerNone, options.ruleWriter ?? RuleWriter.layerNoop))
@@ -101,7 +105,7 @@ export const layer = <E>(options: HostOptions<E>): Layer.Layer<HostServices, E> 
     : options.pins ?? (options.transport ? Pins.layerMemory : Pins.layer)
   return ToolRegistry.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(pool, permission, pins)),
-    Layer.provideMerge(Layer.mergeAll(remoteAuth, elicitation, logSettings)),
+    Layer.provideMerge(Layer.mergeAll(remoteAuth, elicitation, logSettings, ServerNotices.layer)),
     Layer.provideMerge(options.config)
   )
 }
@@ -114,10 +118,16 @@ const logSettings = Layer.effectDiscard(Effect.flatMap(McpConfig, (config) =>
   )))
 
 /** The pool's options: the host's client handlers first, then the caller's. */
-const poolOptions = (options: HostOptions<unknown>, elicitation: Elicitation["Type"] | undefined): PoolOptions => {
+const poolOptions = (
+  options: HostOptions<unknown>,
+  elicitation: Elicitation["Type"] | undefined,
+  notices: ServerNotices["Type"]
+): PoolOptions => {
   const extra = options.pool ?? {}
-  const logs = options.serverLogs ? forwardServerLogs(options.serverLogs.threshold, options.serverLogs.write) : undefined
-  const configure = [logs, elicitation?.configureClient, extra.configureClient].filter((f) => f !== undefined)
+  const serverLogs = options.serverLogs
+  // Every log taken goes to the host's writer and to whoever listens (serve's clients).
+  const logs = serverLogs ? forwardServerLogs(serverLogs.threshold, (log) => (serverLogs.write(log), notices.log(log))) : undefined
+  const configure = [logs, notices.configureClient, elicitation?.configureClient, extra.configureClient].filter((f) => f !== undefined)
   return {
     ...extra,
     ...(elicitation
@@ -250,6 +260,17 @@ const readTracingSettings = Effect.map(
   Config.all(Object.fromEntries(tracingVariables.map((name) => [name, Config.option(Config.string(name))]))),
   (values) => tracingSettings(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Option.getOrUndefined(v)])))
 ).pipe(Effect.orElseSucceed(() => undefined))
+
+/**
+ * The Prometheus text endpoint (`GET /metrics`: tool calls, failed calls and their duration, by
+ * server and tool) on `host:port` while the scope lasts; succeeds with its URL. The exporter
+ * (OpenTelemetry's `PrometheusExporter`) is loaded only here.
+ */
+export const serveMetrics = (options: { readonly host: string; readonly port: number; readonly serviceVersion?: string }) =>
+  Effect.flatMap(
+    Effect.promise(() => import("../internal/metricsExport.js")),
+    (metrics) => metrics.serve({ host: options.host, port: options.port, serviceVersion: options.serviceVersion ?? "0.1.0" })
+  )
 
 /**
  * Spans exported over OTLP/HTTP (JSON) when the OpenTelemetry variables name an endpoint; else

@@ -96,6 +96,8 @@ export interface CatalogNotify {
   readonly tools: () => void
   readonly resources: () => void
   readonly prompts: () => void
+  /** A subscribed resource changed (2026-07-28 `subscriptions/listen` streams that name it). */
+  readonly resourceUpdated?: ((uri: string) => void) | undefined
 }
 
 /** The gateway servers `serveHttp` builds, and the catalogue's changes. */
@@ -207,7 +209,8 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
     yield* servers.watch({
       tools: () => modern.notify.toolsChanged(),
       resources: () => modern.notify.resourcesChanged(),
-      prompts: () => modern.notify.promptsChanged()
+      prompts: () => modern.notify.promptsChanged(),
+      resourceUpdated: (uri) => modern.notify.resourceUpdated(uri)
     })
     const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBody })
     /** Why a modern `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if they do. */

@@ -68,12 +68,26 @@ export const liftTaskResult = (response: JSONRPCResponse): JSONRPCResponse => {
   return { ...response, result: { resultType: "complete", content: [], [TASK_RESULT_KEY]: task, ...(_meta !== undefined ? { _meta } : {}) } } as JSONRPCResponse
 }
 
+/** The 2026-07-28 envelope key of the log level a request asks for (no `logging/setLevel` there). */
+const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+
 export class HostClient extends Client {
+  /**
+   * The log level every request asks for on a 2026-07-28 connection (`Resources.setLogLevel`):
+   * that era has no `logging/setLevel`, a server logs during a request only at the level its
+   * envelope names. Unset: no level asked, no logs sent.
+   */
+  requestLogLevel: LoggingLevel | undefined
+
   // Every SDK method (callTool, listTools, complete, …) sends through `request`; `server/discover`
   // through `_requestWithSchema`.
   override request(...args: Array<any>): Promise<any> {
     const meta = currentTraceMeta()
     if (meta !== undefined) args[0] = { ...args[0], params: withMetaKeys((args[0] as AnyRequest).params, meta) }
+    if (this.requestLogLevel !== undefined) {
+      const params = (args[0] as AnyRequest).params
+      args[0] = { ...args[0], params: { ...params, _meta: { ...(params?._meta as object | undefined), [LOG_LEVEL_KEY]: this.requestLogLevel } } }
+    }
     return (super.request as (...args: Array<any>) => Promise<any>)(...args)
   }
 
