@@ -31,5 +31,5 @@ export const packageFigures = (markdown: string): Map<string, PackageFigures> =>
  * Whether a written figure stands for a measured one: within `tolerance` (a fraction of the
  * measurement) or within `floorMb` (what rounding a small figure can hide).
  */
-export const figureHolds = (writtenMb: number, measuredMb: number, tolerance = 0.1, floorMb = 0.02): boolean =>
+export const figureHolds = (writtenMb: number, measuredMb: number, tolerance = 0.08, floorMb = 0.02): boolean =>
   Math.abs(writtenMb - measuredMb) <= Math.max(tolerance * measuredMb, floorMb)

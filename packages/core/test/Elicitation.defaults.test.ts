@@ -4,30 +4,10 @@
  * instead of declining until the round limit. Real SDK v2 server over stdio, both eras.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { config, nodeServer, server, v2InsistServer } from "@mcpctl/testing/Fixtures"
+import { nodeServer, server, v2InsistServer } from "@mcpctl/testing/Fixtures"
 import { Elicitation, requiredWithoutDefault, UnanswerableForm } from "@mcpctl/core/Elicitation"
-import * as CoreHost from "@mcpctl/core/Host"
-import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
-import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
-import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import * as path from "node:path"
-
-const hostWith = (servers: ReadonlyArray<ResolvedServer>, elicitation: Layer.Layer<Elicitation>) =>
-  CoreHost.layer({
-    config: config({ servers, home: mkdtempSync(path.join(tmpdir(), "mcpctl-yes-")), permissions: { allow: ["mcp__*"] } }),
-    transport: Transport.layer,
-    pins: false,
-    elicitation
-  })
-
-const textOf = (result: { content: ReadonlyArray<unknown> }) => (result.content[0] as { text: string }).text
-
-const call = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.flatMap(ToolRegistry, (registry) => registry.call(name, args))
+import { call, hostWith, textOf } from "./support/sdkHost.js"
 
 /**
  * What a call that could not finish said: the SDK reports a failed input round either as a

@@ -6,34 +6,22 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Everything } from "@mcpctl/testing"
-import { config, server, v2HttpServer, httpServer } from "@mcpctl/testing/Fixtures"
+import { server, v2HttpServer, httpServer } from "@mcpctl/testing/Fixtures"
 import { ConnectionPool, type PoolOptions } from "@mcpctl/core/ConnectionPool"
-import { Elicitation } from "@mcpctl/core/Elicitation"
-import { eraCacheFile } from "@mcpctl/core/EraCache"
-import * as CoreHost from "@mcpctl/core/Host"
 import type { Limits, ResolvedServer } from "@mcpctl/core/ServerConfig"
-import { Transport } from "@mcpctl/core/Transport"
 import type { JSONRPCMessage, Transport as SdkTransport } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import * as http from "node:http"
-import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { PassThrough } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { offeredModern, readyToRead, watchProbe } from "../src/internal/pool/handshakeProbe.js"
+import { eraHost, freshHome, readVerdicts } from "./support/eras.js"
 
 const slowStartServer = fileURLToPath(new URL("../../testing/src/fixtures/slow-start-server.mjs", import.meta.url))
-const freshHome = () => mkdtempSync(path.join(tmpdir(), "mcpctl-era-probe-"))
-
 const hostWith = (servers: ReadonlyArray<ResolvedServer>, home: string, pool: PoolOptions = {}, limits: Partial<Limits> = {}) =>
-  CoreHost.layer({
-    config: config({ servers, home, limits, permissions: { allow: ["mcp__*"] } }),
-    transport: Transport.layer,
-    pins: false,
-    pool,
-    elicitation: Elicitation.layerDefaults
-  })
+  eraHost(servers, home, { pool, limits })
 
 /** Each server's era, version and whether a timeout decided it (or its error). */
 const connectAll = Effect.gen(function*() {
@@ -45,8 +33,7 @@ const connectAll = Effect.gen(function*() {
   ))
 })
 
-const verdicts = (home: string): Array<string> =>
-  existsSync(eraCacheFile(home)) ? Object.values(JSON.parse(readFileSync(eraCacheFile(home), "utf8")) as Record<string, { era: string }>).map((v) => v.era) : []
+const verdicts = (home: string): Array<string> => Object.values(readVerdicts(home)).map((v) => v.era)
 const startsIn = (log: string) => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0)
 
 /** A transport that records what is sent and lets the test deliver messages (what the SDK's probe window sees). */

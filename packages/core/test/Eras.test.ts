@@ -6,36 +6,19 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Everything } from "@mcpctl/testing"
-import { config, httpServer, nodeServer, server, v2ErasServer, v2HttpServer, v2StdioServer } from "@mcpctl/testing/Fixtures"
-import { ConnectionPool, type PoolOptions, probeTimeout } from "@mcpctl/core/ConnectionPool"
-import { Elicitation } from "@mcpctl/core/Elicitation"
+import { httpServer, nodeServer, server, v2ErasServer, v2HttpServer, v2StdioServer } from "@mcpctl/testing/Fixtures"
+import { ConnectionPool, probeTimeout } from "@mcpctl/core/ConnectionPool"
 import { eraCacheFile } from "@mcpctl/core/EraCache"
-import * as CoreHost from "@mcpctl/core/Host"
 import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
-import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { chmodSync, readFileSync, writeFileSync } from "node:fs"
 import * as http from "node:http"
-import { tmpdir } from "node:os"
 import * as path from "node:path"
+import { eraHost, freshHome, readVerdicts } from "./support/eras.js"
 
-const freshHome = () => mkdtempSync(path.join(tmpdir(), "mcpctl-eras-"))
-
-const hostWith = (
-  servers: ReadonlyArray<ResolvedServer>,
-  home: string,
-  options: { readonly pool?: PoolOptions; readonly elicitation?: Layer.Layer<Elicitation> } = {}
-) =>
-  CoreHost.layer({
-    config: config({ servers, home, permissions: { allow: ["mcp__*"] } }),
-    transport: Transport.layer,
-    pins: false,
-    pool: options.pool,
-    elicitation: options.elicitation ?? Elicitation.layerDefaults
-  })
+const hostWith = eraHost
 
 /** Every server's state after connecting all: name → [era, protocolVersion] or the error. */
 const connectAll = Effect.gen(function*() {
@@ -45,8 +28,6 @@ const connectAll = Effect.gen(function*() {
     [s.server.name, s.status === "connected" ? [s.connection.era, s.connection.protocolVersion] : ["error" in s ? s.error.message : s.status]]
   ))
 })
-
-const readVerdicts = (home: string): Record<string, { era: string }> => JSON.parse(readFileSync(eraCacheFile(home), "utf8"))
 
 /**
  * A shell wrapper that appends a line to `log` on every start, then runs server-everything on

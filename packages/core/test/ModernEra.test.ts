@@ -6,34 +6,15 @@
  * `structuredContent` that is not an object.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { config, httpServer, nodeServer, server, v2ErasServer, v2HttpServer, v2StdioServer } from "@mcpctl/testing/Fixtures"
+import { httpServer, nodeServer, server, v2ErasServer, v2HttpServer, v2StdioServer } from "@mcpctl/testing/Fixtures"
 import { ConnectionPool, type PoolEvent } from "@mcpctl/core/ConnectionPool"
 import { Elicitation } from "@mcpctl/core/Elicitation"
-import * as CoreHost from "@mcpctl/core/Host"
-import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
-import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
-import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
-import { tmpdir } from "node:os"
-import * as path from "node:path"
-
-const hostWith = (servers: ReadonlyArray<ResolvedServer>, elicitation: Layer.Layer<Elicitation> = Elicitation.layerDefaults) =>
-  CoreHost.layer({
-    config: config({ servers, home: mkdtempSync(path.join(tmpdir(), "mcpctl-modern-")), permissions: { allow: ["mcp__*"] } }),
-    transport: Transport.layer,
-    pins: false,
-    elicitation
-  })
-
-const textOf = (result: { content: ReadonlyArray<unknown> }) => (result.content[0] as { text: string }).text
-
-const call = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.flatMap(ToolRegistry, (registry) => registry.call(name, args))
+import { call, hostWith, textOf } from "./support/sdkHost.js"
 
 /** The era of each server's connection. */
 const eraOf = (name: string) => Effect.map(Effect.flatMap(ConnectionPool, (pool) => pool.get(name)), (c) => c.era)
