@@ -35,6 +35,7 @@ import { rank } from "./Search.js"
 import { hiddenBy, hiddenMessage } from "./ToolFilter.js"
 import { decide, denyMatchesFolded, Permission } from "../permission/Permission.js"
 import { type InputRelay, relayParams } from "../pool/InputRelay.js"
+import * as CacheHints from "../pool/CacheHints.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 
 /** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
@@ -196,6 +197,11 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
       ReadonlyArray<string>,
       UsageError | ConfigError | ServerUnavailable | RequestError
     >
+    /**
+     * When the tools list a server's live connection holds arrived, and the server's cache hints
+     * on it (`CacheHints.freshness` tells fresh from stale); undefined: no list held.
+     */
+    readonly listStamp: (server: string) => CacheHints.Stamp | undefined
   }
 >() {
   /** The catalogue over the pool; uses `Elicitation` when the context has one (it is optional). */
@@ -249,10 +255,15 @@ export const collisionMessage = (server: string, name: string, tools: ReadonlyAr
 /** A server's tools as listed over one connection (collisions apart), and by name for `call`. */
 interface ToolList extends IndexedTools {
   readonly byName: ReadonlyMap<string, McpTool>
+  /** The cache hints of the list's first page (CacheHints.ts). */
+  readonly hint?: CacheHints.CacheHint | undefined
 }
 
-/** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
-const toolsList = new ListKey<ToolList>("tools", "tools")
+/**
+ * The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`, and
+ * fetched again once the server's `ttlMs` is over.
+ */
+const toolsList = new ListKey<ToolList>("tools", "tools", (list) => list.hint)
 
 /**
  * The definition handed to the SDK's `callTool`: without `outputSchema`, so the SDK does not check
@@ -268,10 +279,16 @@ const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() 
  * `listMaxPages`) and keeps the result in its response cache, which would bypass the bounds here
  * and the connection's own list cache.
  */
-const listAll = (connection: Connection, signal: AbortSignal | undefined): Promise<ReadonlyArray<Tool>> =>
+const listAll = (
+  connection: Connection,
+  signal: AbortSignal | undefined,
+  onFirstPage?: (page: unknown) => void
+): Promise<ReadonlyArray<Tool>> =>
   // Bounded in pages, items and time (Pagination.ts): an endless cursor grew 50 MB/s.
   collectPages(connection.server.name, "tools/list", async (cursor) => {
     const page = await connection.client.request({ method: "tools/list", params: cursor ? { cursor } : undefined }, { signal })
+    // The first page's `ttlMs` / `cacheScope` speak for the whole list (as SDK v2 keeps them).
+    if (cursor === undefined) onFirstPage?.(page)
     return { items: page.tools, nextCursor: page.nextCursor }
   })
 
@@ -297,7 +314,8 @@ const make = Effect.gen(function*() {
   // server's filters before anyone sees it, so no host switches silently to a changed definition.
   const fetchTools = async (connection: Connection, signal: AbortSignal | undefined): Promise<ToolList> => {
     const server = connection.server
-    const listed = await listAll(connection, signal)
+    let hint: CacheHints.CacheHint | undefined
+    const listed = await listAll(connection, signal, (page) => void (hint = CacheHints.hintOf(page)))
     if (pins) await runPromise(pins.observe(server, listed))
     const tools: Array<McpTool> = []
     for (const t of listed) {
@@ -323,7 +341,7 @@ const make = Effect.gen(function*() {
     const indexed = indexTools(tools)
     for (const t of indexed.tools) routes.set(t.name, t.server)
     for (const [name, clash] of indexed.collisions) routes.set(name, clash[0]!.server)
-    return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
+    return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])), hint }
   }
 
   /** The tool with pinning's current verdict (the store may have changed since it was listed). */
@@ -614,6 +632,7 @@ const make = Effect.gen(function*() {
         attributes: { server: routes.get(name) ?? parseToolName(name)?.server, tool: name }
       }))
 
-  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall, search, trust })
+  const listStamp = (server: string) => pool.peek(server)?.lists.stamp(toolsList)
+  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall, search, trust, listStamp })
 })
 

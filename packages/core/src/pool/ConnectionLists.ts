@@ -7,6 +7,7 @@
  * owns the store, the catalogue owns what is in it.)
  */
 import type { Client, ServerCapabilities } from "@modelcontextprotocol/client"
+import * as CacheHints from "./CacheHints.js"
 
 /** The lists a server's `notifications/<kind>/list_changed` makes stale. */
 export type ListKind = "tools" | "resources" | "prompts"
@@ -19,34 +20,81 @@ export class ListKey<A> {
     /** For diagnostics. */
     readonly name: string,
     /** The notification that drops the value; undefined: it lasts as long as the connection. */
-    readonly changedBy: ListKind | undefined
-  ) {}
+    readonly changedBy: ListKind | undefined,
+    /** The server's cache hints on a fetched value (CacheHints.ts); none: it sends none. */
+    hintOf?: (value: A) => CacheHints.CacheHint | undefined
+  ) {
+    this.hintOf = hintOf === undefined ? () => undefined : (value) => hintOf(value as A)
+  }
+  /** The server's cache hints on a value of this key (untyped: keys of every type share a map). */
+  readonly hintOf: (value: unknown) => CacheHints.CacheHint | undefined
 }
 
 interface Entry<A> {
   readonly pending: Promise<A>
   /** Set once `pending` succeeded. */
-  settled: { readonly value: A } | undefined
+  settled: { readonly value: A; readonly stamp: CacheHints.Stamp } | undefined
 }
+
+/**
+ * The `public` lists of one server, shared by its connections (the pool keeps one per server): a
+ * new connection answers from a fresh one without asking (CacheHints.servesBeyond).
+ */
+export type SharedLists = Map<ListKey<unknown>, { readonly value: unknown; readonly stamp: CacheHints.Stamp }>
 
 /** The memoized values of one connection. */
 export class ConnectionLists {
   private readonly entries = new Map<ListKey<unknown>, Entry<unknown>>()
 
+  constructor(
+    private readonly options: { readonly now?: () => number; readonly shared?: SharedLists | undefined } = {}
+  ) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)()
+  }
+
   /**
    * The value of `key`, fetched once: concurrent askers share one request, a failed fetch is
-   * forgotten (the next asker tries again).
+   * forgotten (the next asker tries again). A value the server's hints made stale is fetched
+   * again, never served (CacheHints.servesOnConnection).
    */
   get<A>(key: ListKey<A>, fetch: () => Promise<A>): Promise<A> {
     const hit = this.entries.get(key) as Entry<A> | undefined
-    if (hit) return hit.pending
+    if (hit && (hit.settled === undefined || CacheHints.servesOnConnection(hit.settled.stamp, this.now()))) return hit.pending
+    const shared = this.options.shared?.get(key)
+    if (shared !== undefined && CacheHints.servesBeyond(shared.stamp, this.now(), false)) {
+      const value = shared.value as A
+      this.entries.set(key, { pending: Promise.resolve(value), settled: { value, stamp: shared.stamp } })
+      return Promise.resolve(value)
+    }
     const entry: Entry<A> = { pending: fetch(), settled: undefined }
     this.entries.set(key, entry)
     entry.pending.then(
-      (value) => void (entry.settled = { value }),
+      (value) => {
+        const stamp = { fetchedAt: this.now(), hint: key.hintOf(value) }
+        entry.settled = { value, stamp }
+        if (stamp.hint?.scope === "public" && this.entries.get(key) === entry) this.options.shared?.set(key, { value, stamp })
+      },
       () => void (this.entries.get(key) === entry && this.entries.delete(key))
     )
     return entry.pending
+  }
+
+  /** When `key`'s value arrived and what its server said of it; undefined: not fetched yet. */
+  stamp(key: ListKey<unknown>): CacheHints.Stamp | undefined {
+    return this.entries.get(key)?.settled?.stamp
+  }
+
+  /**
+   * Drops every value but those the server's hints keep fresh (a warm host between commands: an
+   * unhinted list is asked for again, as a run of its own would).
+   */
+  dropUnlessFresh(): void {
+    const now = this.now()
+    for (const [key, entry] of this.entries) {
+      if (entry.settled === undefined || !CacheHints.servesBeyond(entry.settled.stamp, now, true)) this.entries.delete(key)
+    }
   }
 
   /** The value of `key` if it was fetched already; synchronous, for lookups on the call path. */
@@ -67,6 +115,7 @@ export class ConnectionLists {
   /** Drops the values `kind`'s `list_changed` made stale; true when there was one. */
   invalidate(kind: ListKind): boolean {
     let dropped = false
+    for (const key of this.options.shared?.keys() ?? []) if (key.changedBy === kind) this.options.shared!.delete(key)
     for (const key of this.entries.keys()) {
       if (key.changedBy === kind) dropped = this.entries.delete(key) || dropped
     }
