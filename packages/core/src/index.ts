@@ -2,6 +2,7 @@
 export * as Annotations from "./catalog/Annotations.js"
 export * as Auth from "./auth/Auth.js"
 export * as Budget from "./content/Budget.js"
+export * as CacheHints from "./pool/CacheHints.js"
 export * as CatalogCache from "./catalog/CatalogCache.js"
 export * as ChildEnvironment from "./transport/ChildEnvironment.js"
 export * as ConnectionLists from "./pool/ConnectionLists.js"

@@ -1,6 +1,7 @@
 /** `mcpctl tools [SERVER…] [--search QUERY [--limit N]]`: the catalogue, or the tools that match. */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import * as CacheHints from "@mcpctl/core/CacheHints"
 import * as CatalogCache from "@mcpctl/core/CatalogCache"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { McpConfig } from "@mcpctl/core/McpConfig"
@@ -28,7 +29,10 @@ const limit = Options.integer("limit").pipe(
 )
 
 const cached = Options.boolean("cached").pipe(
-  Options.withDescription("Answer from the catalogue cache of earlier runs where a server has one (saying how old); ask the others")
+  Options.withDescription(
+    "Answer from the catalogue cache of earlier runs where a server has one (saying how old, and fresh or stale by the " +
+      "server's cache hints); ask the others. Without it only a fresh list the server marked public is answered from the cache"
+  )
 )
 
 /** The pin mark of the FLAGS column: a changed definition shouts, a new one says so. */
@@ -43,7 +47,8 @@ export const tools = Command.make(
       const permission = yield* Permission
       const config = yield* McpConfig
       const spot = { home: config.home, projectDir: config.projectDir, pathVar: process.env.PATH }
-      const fromCache = flags.cached ? yield* cachedLists(flags.servers, spot) : { hits: [], misses: flags.servers }
+      const started = Date.now()
+      const fromCache = yield* cachedLists(flags.servers, spot, flags.cached)
       const wanted = fromCache.misses.length === 0 && fromCache.hits.length > 0 ? [] : yield* connectWithProgress(fromCache.misses)
       const query = Option.getOrUndefined(flags.search)
       const max = Option.getOrUndefined(flags.limit) ?? (query === undefined ? undefined : 10)
@@ -64,7 +69,28 @@ export const tools = Command.make(
       let { errors, found, tools: listed } = yield* find
       if (yield* signInWhereNeeded(errors)) ({ errors, found, tools: listed } = yield* find)
       yield* keepLists(wanted, listed, errors, spot)
-      for (const h of fromCache.hits) err(`note: the tools of ${h.server} are from the catalogue cache, listed ${CatalogCache.age(Date.now() - h.savedAt)} ago`)
+      const now = Date.now()
+      for (const h of fromCache.hits) {
+        err(`note: the tools of ${h.server} are from the catalogue cache, listed ${CatalogCache.age(now - h.stamp.fetchedAt)} ago` +
+          (h.stamp.hint === undefined ? "" : `, ${CacheHints.describe(h.stamp, now)}`))
+      }
+      // A warm host (the daemon) answers from a list it held before this command, while fresh.
+      const held = wanted.flatMap((server) => {
+        const stamp = registry.listStamp(server)
+        return stamp !== undefined && stamp.fetchedAt < started ? [{ server, stamp }] : []
+      })
+      for (const h of held) {
+        err(`note: the tools of ${h.server} are the warm connection's, listed ${CatalogCache.age(now - h.stamp.fetchedAt)} ago, ` +
+          CacheHints.describe(h.stamp, now))
+      }
+      // The lists a server sent cache hints on: where each came from, and fresh or stale.
+      const lists = [
+        ...fromCache.hits.map((h) => ({ server: h.server, from: "cache" as const, stamp: h.stamp })),
+        ...wanted.flatMap((server) => {
+          const stamp = registry.listStamp(server)
+          return stamp === undefined ? [] : [{ server, from: stamp.fetchedAt < started ? "connection" as const : "server" as const, stamp }]
+        })
+      ].filter((l) => l.stamp.hint !== undefined).map((l) => listState(l.server, l.from, l.stamp, now))
       if (max !== undefined) found = found.slice(0, max)
       const rows = found.map(({ score, tool: t }) => ({
         name: t.name,
@@ -87,7 +113,7 @@ export const tools = Command.make(
       // Servers answered from the cache count as needed and served: exit 4 only when nothing was.
       const needed = [...fromCache.hits.map((h) => h.server), ...wanted]
       if (flags.json) {
-        json({ tools: rows, errors })
+        json({ tools: rows, errors, lists })
         return yield* unavailableWhenAllFailed(needed, failed)
       }
       if (rows.length > 0) {
@@ -121,10 +147,12 @@ export const tools = Command.make(
 type Spot = CatalogCache.CacheSpot
 
 /**
- * `--cached`: the servers asked for (named, else every enabled one) that have a cached list, with
- * the pin mark of each tool as the pins say now, and those that have none.
+ * The servers asked for (named, else every enabled one) answered from the catalogue cache, with the
+ * pin mark of each tool as the pins say now, and those that are not: with `--cached` (`asked`)
+ * every one that has a cached list, else only those whose list is fresh and public
+ * (CacheHints.onDisk): a stale list is asked for again.
  */
-const cachedLists = (named: ReadonlyArray<string>, spot: Spot) =>
+const cachedLists = (named: ReadonlyArray<string>, spot: Spot, asked: boolean) =>
   Effect.gen(function*() {
     const pool = yield* ConnectionPool
     yield* checkServerNames(named)
@@ -132,16 +160,17 @@ const cachedLists = (named: ReadonlyArray<string>, spot: Spot) =>
     // `state` answers from the store in memory: read it first.
     if (Option.isSome(pins)) yield* pins.value.reload
     const servers = named.length > 0 ? pool.servers.filter((s) => named.includes(s.name)) : pool.servers.filter((s) => !s.config.disabled)
-    const hits: Array<{ server: string; savedAt: number; tools: ReadonlyArray<McpTool> }> = []
+    const hits: Array<{ server: string; stamp: CacheHints.Stamp; tools: ReadonlyArray<McpTool> }> = []
     const misses: Array<string> = []
+    const now = Date.now()
     for (const server of servers) {
       const entry = yield* CatalogCache.read(spot, server)
-      if (entry === undefined) misses.push(server.name)
+      if (entry === undefined || CacheHints.onDisk(CatalogCache.stampOf(entry), now, asked) === "refresh") misses.push(server.name)
       else {
         const pinned = Option.isSome(pins) && server.config.pin !== false
         hits.push({
           server: server.name,
-          savedAt: entry.savedAt,
+          stamp: CatalogCache.stampOf(entry),
           tools: entry.tools.map((t) => (pinned ? { ...t, pin: pins.value.state(server, t.tool, t.hash) } : t))
         })
       }
@@ -149,10 +178,22 @@ const cachedLists = (named: ReadonlyArray<string>, spot: Spot) =>
     return { hits, misses }
   })
 
-/** After a listing: each server that answered gets its list cached for `tools --cached`. */
+/** After a listing: each server that answered gets its list cached for `tools --cached`, with its hints. */
 const keepLists = (wanted: ReadonlyArray<string>, tools: ReadonlyArray<McpTool>, errors: ReadonlyArray<{ readonly server: string }>, spot: Spot) =>
-  Effect.flatMap(ConnectionPool, (pool) =>
+  Effect.flatMap(Effect.all([ConnectionPool, ToolRegistry]), ([pool, registry]) =>
     Effect.forEach(wanted.filter((name) => !errors.some((e) => e.server === name)), (name) => {
       const server = pool.servers.find((s) => s.name === name)
-      return server ? CatalogCache.write(spot, server, tools.filter((t) => t.server === name)) : Effect.void
+      const stamp = registry.listStamp(name)
+      return server
+        ? CatalogCache.write(spot, server, tools.filter((t) => t.server === name), stamp?.fetchedAt, stamp?.hint)
+        : Effect.void
     }, { discard: true }))
+
+/** Where a server's list came from and how fresh it is, for `tools --json`'s `lists`. */
+const listState = (server: string, from: "cache" | "connection" | "server", stamp: CacheHints.Stamp, now: number) => ({
+  server,
+  from,
+  state: CacheHints.freshness(stamp, now),
+  ageMs: Math.max(0, now - stamp.fetchedAt),
+  ...(stamp.hint === undefined ? {} : { ttlMs: stamp.hint.ttlMs, cacheScope: stamp.hint.scope, freshForMs: CacheHints.freshFor(stamp, now) })
+})

@@ -163,12 +163,13 @@ export const makeWarmHosts = (options: {
   /**
    * As a run of its own asks the server, the next command does: the lists a live connection
    * remembers are dropped (a server may change a tool without saying so, and a pinned tool that
-   * changed must be refused as in-process).
+   * changed must be refused as in-process), except those the server's cache hints keep fresh
+   * (`ttlMs`: the server promised them for that long).
    */
   const forgetLists = (context: Context.Context<Host>) =>
     Effect.sync(() => {
       const p = Context.get(context, ConnectionPool)
-      for (const s of p.servers) p.peek(s.name)?.lists.clear()
+      for (const s of p.servers) p.peek(s.name)?.lists.dropUnlessFresh()
     })
 
   /** While a host is warm, a server's `tools/list_changed` drops its entry of the catalogue cache. */

@@ -8,7 +8,8 @@
  * never stored), so another server, or the same one with other settings, never reads this one's
  * list. Safe because it is only ever shown: a call always asks the server, with pins checked; the
  * pin mark of a cached tool is computed again against the pins of now. Written after each listing
- * that succeeded; a warm host removes a server's file when the server says its list changed.
+ * that succeeded, with the server's cache hints (`ttlMs`, `cacheScope`: CacheHints.ts says what
+ * may be served and when); a warm host removes a server's file when the server says its list changed.
  * Problems with the files are never errors: no cache is a miss. Each file is a `JsonStore`.
  */
 import * as Effect from "effect/Effect"
@@ -18,6 +19,7 @@ import { createHash } from "node:crypto"
 import { unlink } from "node:fs/promises"
 import * as Path from "node:path"
 import type { ResolvedServer } from "../config/ServerConfig.js"
+import * as CacheHints from "../pool/CacheHints.js"
 import { privateDir } from "../internal/files.js"
 import * as JsonStore from "../internal/JsonStore.js"
 import { serverIdentity } from "../internal/ServerIdentity.js"
@@ -28,7 +30,12 @@ export interface CachedCatalog {
   /** When it was listed (ms since the epoch). */
   readonly savedAt: number
   readonly tools: ReadonlyArray<McpTool>
+  /** The server's cache hints on the list (CacheHints.ts); undefined: it sent none. */
+  readonly hint: CacheHints.CacheHint | undefined
 }
+
+/** The list's freshness stamp, for CacheHints' policy (`onDisk`, `describe`). */
+export const stampOf = (entry: CachedCatalog): CacheHints.Stamp => ({ fetchedAt: entry.savedAt, hint: entry.hint })
 
 /** The cache key of a server (pure but for the `PATH` lookup of its command). */
 export const cacheKey = (server: ResolvedServer, projectDir: string, pathVar: string | undefined): string =>
@@ -42,7 +49,9 @@ const Entry = Schema.Struct({
   key: Schema.String,
   server: Schema.optional(Schema.String),
   savedAt: Schema.Number,
-  tools: Schema.Array(Schema.Unknown)
+  tools: Schema.Array(Schema.Unknown),
+  ttlMs: Schema.optional(Schema.Number),
+  cacheScope: Schema.optional(Schema.Literal("public", "private"))
 })
 
 const storeOf = (home: string, key: string) => JsonStore.make(fileOf(home, key), Entry, { pretty: false })
@@ -60,17 +69,33 @@ export const read = (spot: CacheSpot, server: ResolvedServer): Effect.Effect<Cac
     const key = cacheKey(server, spot.projectDir, spot.pathVar)
     return Effect.map(storeOf(spot.home, key).get, (doc) =>
       Option.isSome(doc) && doc.value.key === key
-        ? { savedAt: doc.value.savedAt, tools: doc.value.tools as ReadonlyArray<McpTool> }
+        ? {
+          savedAt: doc.value.savedAt,
+          tools: doc.value.tools as ReadonlyArray<McpTool>,
+          hint: CacheHints.hintOf(doc.value)
+        }
         : undefined)
   })
 
 /** Keeps a server's list (written atomically, 0600 in a 0700 directory); failures are ignored. */
-export const write = (spot: CacheSpot, server: ResolvedServer, tools: ReadonlyArray<McpTool>, now = Date.now()): Effect.Effect<void> =>
+export const write = (
+  spot: CacheSpot,
+  server: ResolvedServer,
+  tools: ReadonlyArray<McpTool>,
+  now = Date.now(),
+  hint?: CacheHints.CacheHint | undefined
+): Effect.Effect<void> =>
   Effect.suspend(() => {
     const key = cacheKey(server, spot.projectDir, spot.pathVar)
     const kept = tools.map(({ pin: _pin, ...tool }) => tool)
     return Effect.promise(() => privateDir(spot.home, "cache", "catalog").then(() => true, () => false)).pipe(
-      Effect.flatMap((ok) => (ok ? storeOf(spot.home, key).update(() => ({ key, server: server.name, savedAt: now, tools: kept })) : Effect.void)),
+      Effect.flatMap((ok) => (ok ? storeOf(spot.home, key).update(() => ({
+        key,
+        server: server.name,
+        savedAt: now,
+        tools: kept,
+        ...(hint === undefined ? {} : { ttlMs: hint.ttlMs, cacheScope: hint.scope })
+      })) : Effect.void)),
       // a cache that cannot be written is no cache
       Effect.ignore
     )

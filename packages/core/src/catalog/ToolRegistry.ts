@@ -34,6 +34,7 @@ import { rank } from "./Search.js"
 import { hiddenBy, hiddenMessage } from "./ToolFilter.js"
 import { decide, denyMatchesFolded, Permission } from "../permission/Permission.js"
 import { type InputRelay, relayParams } from "../pool/InputRelay.js"
+import * as CacheHints from "../pool/CacheHints.js"
 import { Elicitation, type UrlStep } from "../elicitation/Elicitation.js"
 import { TASK_RESULT_KEY } from "../internal/pool/hostClient.js"
 
@@ -196,6 +197,11 @@ export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
       ReadonlyArray<string>,
       UsageError | ConfigError | ServerUnavailable | RequestError
     >
+    /**
+     * When the tools list a server's live connection holds arrived, and the server's cache hints
+     * on it (`CacheHints.freshness` tells fresh from stale); undefined: no list held.
+     */
+    readonly listStamp: (server: string) => CacheHints.Stamp | undefined
   }
 >() {
   /** The catalogue over the pool; uses `Elicitation` when the context has one (it is optional). */
@@ -249,10 +255,15 @@ export const collisionMessage = (server: string, name: string, tools: ReadonlyAr
 /** A server's tools as listed over one connection (collisions apart), and by name for `call`. */
 interface ToolList extends IndexedTools {
   readonly byName: ReadonlyMap<string, McpTool>
+  /** The cache hints of the list's first page (CacheHints.ts). */
+  readonly hint?: CacheHints.CacheHint | undefined
 }
 
-/** The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`. */
-const toolsList = new ListKey<ToolList>("tools", "tools")
+/**
+ * The tools list on a connection (`connection.lists`), dropped by `tools/list_changed`, and
+ * fetched again once the server's `ttlMs` is over.
+ */
+const toolsList = new ListKey<ToolList>("tools", "tools", (list) => list.hint)
 
 /**
  * The definition handed to the SDK's `callTool`: without `outputSchema`, so the SDK does not check
@@ -268,13 +279,20 @@ const noTools: ToolList = { tools: [], collisions: new Map(), byName: new Map() 
  * `listMaxPages`) and keeps the result in its response cache, which would bypass the bounds here
  * and the connection's own list cache.
  */
-const listAll = (connection: Connection): Effect.Effect<ReadonlyArray<Tool>, RequestError> =>
+const listAll = (
+  connection: Connection,
+  onFirstPage?: (page: unknown) => void
+): Effect.Effect<ReadonlyArray<Tool>, RequestError> =>
   // Bounded in pages, items and time (Pagination.ts): an endless cursor grew 50 MB/s.
   collectPages(connection.server.name, "tools/list", (cursor) =>
     Effect.map(
       request(connection, "tools/list", (client, signal) =>
         client.request({ method: "tools/list", params: cursor ? { cursor } : undefined }, { signal })),
-      (page) => ({ items: page.tools, nextCursor: page.nextCursor })
+      (page) => {
+        // The first page's `ttlMs` / `cacheScope` speak for the whole list (as SDK v2 keeps them).
+        if (cursor === undefined) onFirstPage?.(page)
+        return { items: page.tools, nextCursor: page.nextCursor }
+      }
     ))
 
 const make = Effect.gen(function*() {
@@ -299,7 +317,8 @@ const make = Effect.gen(function*() {
   const fetchTools = (connection: Connection): Effect.Effect<ToolList, RequestError> =>
     Effect.gen(function*() {
     const server = connection.server
-    const listed = yield* listAll(connection)
+    let hint: CacheHints.CacheHint | undefined
+    const listed = yield* listAll(connection, (page) => void (hint = CacheHints.hintOf(page)))
     if (pins) yield* pins.observe(server, listed)
     const tools: Array<McpTool> = []
     for (const t of listed) {
@@ -325,7 +344,7 @@ const make = Effect.gen(function*() {
     const indexed = indexTools(tools)
     for (const t of indexed.tools) routes.set(t.name, t.server)
     for (const [name, clash] of indexed.collisions) routes.set(name, clash[0]!.server)
-    return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])) }
+    return { ...indexed, byName: new Map(indexed.tools.map((t) => [t.name, t])), hint }
     })
 
   /** The tool with pinning's current verdict (the store may have changed since it was listed). */
@@ -611,6 +630,7 @@ const make = Effect.gen(function*() {
         attributes: { server: routes.get(name) ?? parseToolName(name)?.server, tool: name }
       }))
 
-  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall, search, trust })
+  const listStamp = (server: string) => pool.peek(server)?.lists.stamp(toolsList)
+  return ToolRegistry.of({ list, listServer, resolve, call: tracedCall, search, trust, listStamp })
 })
 

@@ -18,7 +18,7 @@ import { type Protocol, type ResolvedServer, unknownServerMessage } from "../con
 import { ServerUnavailable } from "../Errors.js"
 import { type ConcreteKind } from "../transport/OpenedTransport.js"
 import { Transport } from "../transport/Transport.js"
-import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges } from "./ConnectionLists.js"
+import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges, type SharedLists } from "./ConnectionLists.js"
 import type { Era } from "./EraCache.js"
 import { handshake } from "../internal/pool/handshake.js"
 import { listensTo, notificationShortcut, withTasksExtension } from "../internal/pool/hostClient.js"
@@ -235,6 +235,8 @@ export function make(options: PoolOptions) {
       connects: 0
     }]))
     const ttl = options.idleTimeToLive
+    // Each server's `public` lists outlive the connection that fetched them, while fresh (CacheHints.ts).
+    const sharedLists = new Map(config.servers.map((server): [string, SharedLists] => [server.name, new Map()]))
     // Every transport opened and not yet closed, connected or still connecting (for shutdown).
     const open = new Set<SdkTransport>()
     const handshakeOptions = {
@@ -320,7 +322,7 @@ export function make(options: PoolOptions) {
           capabilities: client.getServerCapabilities(),
           instructions: client.getInstructions(),
           connectMs: yield* elapsed,
-          lists: new ConnectionLists(),
+          lists: new ConnectionLists({ shared: sharedLists.get(name) }),
           pid: opened.pid,
           era: opened.era,
           protocolVersion: opened.protocolVersion,
