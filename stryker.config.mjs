@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * `npm run mutation`: Stryker mutates the policy modules (names, permissions, settings load and
- * merge, the resilience policy, output shaping, redaction) and runs their fast unit tests
+ * merge, the resilience policy, output shaping, redaction), the tool registry and the request
+ * driver, and runs their fast unit tests
  * (packages/core/vitest.mutation.config.ts) against every mutant. Not part of `npm test`; reports go to reports/.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
@@ -15,7 +16,11 @@ export default {
     "packages/core/src/config/SettingsLoad.ts",
     "packages/core/src/pool/Resilience.ts",
     "packages/core/src/content/Shape.ts",
-    "packages/core/src/Redact.ts"
+    "packages/core/src/Redact.ts",
+    // The catalogue's wiring and the pool's request driver, against in-process tests.
+    "packages/core/src/catalog/ToolRegistry.ts",
+    "packages/core/src/internal/catalog/*.ts",
+    "packages/core/src/internal/pool/request.ts"
   ],
   coverageAnalysis: "perTest",
   // The machine is shared: two test processes at most.

@@ -41,7 +41,11 @@ export const mutationTests = [
   "test/McpConfig.test.ts",
   "test/ResiliencePolicy.test.ts",
   "test/Shape.test.ts",
-  "test/Redact.test.ts"
+  "test/Redact.test.ts",
+  "test/RequestDriver.test.ts",
+  "test/ToolRegistry.test.ts",
+  "test/ToolRegistry.permission.test.ts",
+  "test/ToolRegistry.names.test.ts"
 ]
 
 export default defineConfig({
