@@ -155,6 +155,31 @@ await build({
   logLevel: "warning"
 })
 
+// Node's own modules that a run may never touch (a `tools` run on stdio servers starts no HTTP
+// server, no worker, no readline; the raw SDK client loads none of them): the bundle's top level
+// required all of them, ~40 internal modules to compile at every start. Each is a module of
+// getters, one per export (names read here, from this Node), that requires it on first read.
+const lazyBuiltins = ["http", "https", "worker_threads", "readline", "readline/promises", "perf_hooks", "crypto", "os", "vm"]
+const builtinApart = {
+  name: "builtin-apart",
+  setup(b) {
+    const names = new RegExp(`^(node:)?(${lazyBuiltins.map((n) => n.replace("/", "\\/")).join("|")})$`)
+    b.onResolve({ filter: names }, (args) =>
+      args.namespace === "builtin-apart"
+        ? { path: args.path, external: true } // the real module, from inside its getters
+        : { path: args.path.replace(/^node:/, ""), namespace: "builtin-apart" })
+    b.onLoad({ filter: /.*/, namespace: "builtin-apart" }, (args) => {
+      const keys = Object.keys(createRequire(import.meta.url)(`node:${args.path}`)).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k))
+      return {
+        loader: "js",
+        contents: `let m
+const load = () => (m ??= require("node:${args.path}"))
+module.exports = { ${keys.map((k) => `get ${k}() { return load().${k} }`).join(", ")} }`
+      }
+    })
+  }
+}
+
 // The output-schema check's worker thread (core `internal/validation/workers.ts` looks for it
 // beside the bundle): its own file with the schema engine (Ajv, formats, re2js) inside.
 await build({
@@ -186,7 +211,7 @@ await build({
   // Native code stays outside the bundle; `import("sharp")` becomes a lazy require.
   external: ["sharp"],
   supported: { "dynamic-import": false },
-  plugins: [undiciApart, serverApart, lazyApart, metricsApart],
+  plugins: [undiciApart, serverApart, lazyApart, builtinApart, metricsApart],
   // ESM entry points first: jsonc-parser's UMD "main" uses a dynamic require esbuild cannot follow.
   mainFields: ["module", "main"],
   // The workspace packages from their TypeScript sources, not a stale dist/.

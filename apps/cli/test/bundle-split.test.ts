@@ -4,9 +4,11 @@
  * output-schema check still loads and runs them.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { repoRoot, run, workspace } from "./support.js"
+import * as fixtures from "@mcpctl/testing/Fixtures"
+import { cliBin, repoRoot, run, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -24,6 +26,20 @@ describe("the CLI bundle's lazy parts", () => {
     expect(main).not.toContain(ajvText)
     expect(main).not.toContain(re2Text)
   })
+
+  it("a tools run on a stdio server loads none of Node's HTTP, worker or readline modules", () => {
+    const list = join(ws.dir, "modules.txt")
+    const preload = ws.settings("modules.cjs", `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")))`)
+    const settings = ws.settings("echo.json", { mcpServers: { echo: { command: process.execPath, args: [fixtures.echoServer] } } })
+    const r = spawnSync(process.execPath, ["-r", preload, cliBin, "tools", "--json", "--no-daemon", "--config", settings], {
+      cwd: ws.project, encoding: "utf8", env: { ...process.env, MCPCTL_HOME: ws.home }
+    })
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).tools.length).toBeGreaterThan(0)
+    const loaded = readFileSync(list, "utf8").split("\n")
+    expect(loaded).toContain("NativeModule child_process")
+    for (const m of ["http", "https", "worker_threads", "readline"]) expect(loaded).not.toContain(`NativeModule ${m}`)
+  }, 60_000)
 
   it("checks a small result inline against its output schema (loaded on first use)", async () => {
     const settings = ws.settings("bombs.json", {
