@@ -11,7 +11,7 @@ import { Script } from "node:vm"
 // The commands a running `mcpctl daemon` answers from its warm servers (docs/CLI.md, "Daemon"),
 // unless `--no-daemon` says otherwise. A person at a terminal (stdin and stderr, no --json) may be
 // asked something (a permission, an elicitation form): those commands always run in-process.
-const RELAYED = new Set(["servers", "tools", "call", "resources", "read", "prompts", "prompt"])
+const RELAYED = new Set(["servers", "tools", "call", "task", "resources", "read", "prompts", "prompt"])
 const args = process.argv.slice(2)
 // `mcpctl --version` alone answers from package.json without loading the bundle: loading it (read,
 // code cache, top-level init) costs ~5× `node -e 0`. The same text @effect/cli prints for it

@@ -13,6 +13,7 @@ import { read, resources } from "./commands/resources.js"
 import { serve } from "./commands/serve.js"
 import { servers } from "./commands/servers.js"
 import { skill, skills } from "./commands/skills.js"
+import { task } from "./commands/task.js"
 import { tools } from "./commands/tools.js"
 import { trust } from "./commands/trust.js"
 
@@ -22,6 +23,6 @@ export const mcpctl = Command.make("mcpctl").pipe(
       "`mcpctl COMMAND --help` shows a command's options; `mcpctl --version` the version."
   ),
   Command.withSubcommands([
-    servers, tools, call, resources, read, prompts, prompt, complete, skills, skill, add, remove, get, importCommand, config, auth, logout, serve, trust, daemon, completion
+    servers, tools, call, task, resources, read, prompts, prompt, complete, skills, skill, add, remove, get, importCommand, config, auth, logout, serve, trust, daemon, completion
   ])
 )

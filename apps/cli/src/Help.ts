@@ -18,7 +18,7 @@ interface Extra {
 
 /** The groups of `mcpctl --help`, in order; a command not in any is listed under "More". */
 export const groups: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-  ["Use servers", ["servers", "tools", "call", "resources", "read", "prompts", "prompt", "complete", "skills", "skill"]],
+  ["Use servers", ["servers", "tools", "call", "task", "resources", "read", "prompts", "prompt", "complete", "skills", "skill"]],
   ["Settings", ["add", "remove", "get", "import", "config", "trust"]],
   ["Run as a service", ["serve", "daemon"]],
   ["Sign in", ["auth", "logout"]],
@@ -41,6 +41,14 @@ export const extras: Readonly<Record<string, Extra>> = {
     notes: [
       "TOOL is mcp__<server>__<tool>, as `mcpctl tools` lists it; --args gives the arguments as one JSON object instead.",
       "`mcpctl call TOOL --help` lists that tool's parameters (from the catalogue cache when there is one)."
+    ]
+  },
+  task: {
+    usage: "mcpctl task get|wait|result|cancel SERVER ID [options]   or   mcpctl task list SERVER [options]",
+    example: "mcpctl task wait build 3f2c9a1e-…",
+    notes: [
+      "A server may run a call as a task: `mcpctl call` then waits for it (Ctrl-C cancels it), `call --detach` prints its id and exits.",
+      "`task list` shows the tasks started from this machine (MCPCTL_HOME) that the server still knows."
     ]
   },
   resources: { usage: "mcpctl resources [SERVER…] [options]", example: "mcpctl resources --config examples/settings.json" },

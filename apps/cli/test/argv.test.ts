@@ -22,7 +22,7 @@ const message = (line: string) => Either.match(check(line), { onLeft: (e) => e.m
 describe("the command line, before @effect/cli reads it (pure)", () => {
   it("knows every command's options from the commands themselves", () => {
     expect([...commands.keys()]).toEqual(
-      ["add", "auth", "call", "complete", "completion", "config", "daemon", "get", "import", "logout", "prompt", "prompts", "read", "remove", "resources", "serve", "servers", "skill", "skills", "tools", "trust"]
+      ["add", "auth", "call", "complete", "completion", "config", "daemon", "get", "import", "logout", "prompt", "prompts", "read", "remove", "resources", "serve", "servers", "skill", "skills", "task", "tools", "trust"]
     )
     expect(commands.get("call")!.flags.get("--timeout")!.value).toBe("integer")
     expect(commands.get("call")!.flags.get("-y")!.names).toContain("--yes")
