@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import { join } from "node:path"
-import { daemonOptions, logLine } from "../src/daemon/Daemon.js"
+import { daemonOptions, logLine } from "../src/daemon/DaemonOptions.js"
 
 const read = (map: Record<string, string>) =>
   Effect.withConfigProvider(daemonOptions, ConfigProvider.fromMap(new Map(Object.entries(map))))

@@ -1,7 +1,9 @@
 /** A disabled server with an unset ${VAR}: no warning on commands that do not use it; `get` mentions it. */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
-import { run, workspace } from "./support.js"
+import { workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())

@@ -6,7 +6,9 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { repoRoot, run, workspace } from "./support.js"
+import { repoRoot, workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())

@@ -15,7 +15,9 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { checkRequired } from "../src/Args.js"
 import * as Either from "effect/Either"
-import { cliBin, repoRoot, run, workspace } from "./support.js"
+import { cliBin, repoRoot, workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())

@@ -7,7 +7,9 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { run, workspace } from "./support.js"
+import { workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const attacker = fileURLToPath(new URL("./fixtures/attacker-server.mjs", import.meta.url))
 const ws = workspace()

@@ -53,7 +53,7 @@ export const workspace = () => {
 const writeDir = (d: string) => mkdirSync(d, { recursive: true })
 
 /** The test process's environment without the knobs of docs/CLI.md, so a developer's settings cannot change results (the run's own MCPCTL_TEST_* marks stay: tmpdir.globalSetup.ts). */
-const hostEnv = Object.fromEntries(
+export const hostEnv = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^(MCP_|MAX_MCP_|MCPCTL_(?!TEST_))/.test(k))
 )
 

@@ -9,7 +9,9 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/client"
 import { readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { run, serveTransport, workspace } from "./support.js"
+import { serveTransport, workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())

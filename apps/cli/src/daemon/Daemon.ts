@@ -23,82 +23,26 @@
  */
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
-import * as Config from "effect/Config"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
-import * as HashMap from "effect/HashMap"
-import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Schedule from "effect/Schedule"
-import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
-import { fork, type ChildProcess } from "node:child_process"
+import { type ChildProcess, fork } from "node:child_process"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { chmodSync, lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs"
 import { connect, createServer, type Server, type Socket } from "node:net"
-import { formatLine } from "../Logs.js"
+import { type DaemonOptions, daemonOptions, DaemonError, logger } from "./DaemonOptions.js"
+import { shutDown } from "./HostProcess.js"
 import { takeDaemonLock } from "./Lock.js"
-import { type ControlRequest, frame, frameReader, type RunRequest, runDir, socketPath, tokenPath } from "./Wire.js"
-
-/** What the daemon is started with. */
-export interface DaemonOptions {
-  readonly dir: string
-  /** Exit after this long without a command. */
-  readonly idleMs: number
-  /** The pool's idle time to live in the host processes. */
-  readonly serverIdleMs: number
-}
-
-/** A positive number of milliseconds from `name`, else `fallback` (unset or not a positive number). */
-const positiveMs = (name: string, fallback: number): Config.Config<number> =>
-  Config.number(name).pipe(
-    Config.validate({ message: `${name} must be a positive number of milliseconds`, validation: (n) => n > 0 }),
-    Config.orElse(() => Config.succeed(fallback))
-  )
-
-/** The pool's idle time to live in a host process (`MCPCTL_DAEMON_SERVER_IDLE_MS`, default 5 min). */
-export const serverIdleMs: Config.Config<number> = positiveMs("MCPCTL_DAEMON_SERVER_IDLE_MS", 5 * 60_000)
-
-/**
- * The daemon's knobs (`daemon start` sets them for the daemon it starts): the run directory of
- * `MCPCTL_HOME`, `MCPCTL_DAEMON_IDLE_MS` (default 30 min), `MCPCTL_DAEMON_SERVER_IDLE_MS` (5 min).
- */
-export const daemonOptions: Config.Config<DaemonOptions> = Config.all({
-  dir: Config.option(Config.string("MCPCTL_HOME")).pipe(
-    Config.map((home) => runDir({ MCPCTL_HOME: Option.getOrUndefined(home) }))
-  ),
-  idleMs: positiveMs("MCPCTL_DAEMON_IDLE_MS", 30 * 60_000),
-  serverIdleMs
-})
-
-/** Why the daemon did not run: another daemon runs (exit 3), or the lock or the socket failed (exit 1). */
-export class DaemonError extends Schema.TaggedError<DaemonError>()("DaemonError", {
-  reason: Schema.Literal("another", "lock", "listen", "run-dir"),
-  message: Schema.String,
-  cause: Schema.optional(Schema.Unknown)
-}) {}
-
-/** One line of the daemon's log (pure): the time, then the CLI's line format (Logs.ts). */
-export const logLine = (date: Date, line: string): string => `${date.toISOString()} ${line}`
-
-/** The daemon's log: its stderr (run/daemon.log), one timestamped line per message. */
-export const logger: Layer.Layer<never> = Logger.replace(
-  Logger.defaultLogger,
-  Logger.make(({ annotations, date, logLevel, message }) => {
-    process.stderr.write(logLine(date, formatLine(logLevel, message, [...HashMap.toEntries(annotations)])) + "\n")
-  })
-)
+import { type ControlRequest, frame, frameReader, type RunRequest, socketPath, tokenPath } from "./Wire.js"
 
 /** A host process per working directory and environment, at most this many. */
 const MAX_WORKERS = 4
-
-/** How long a host process gets to shut its servers down before SIGKILL. */
-const SHUTDOWN_GRACE = Duration.seconds(15)
 
 /** Variables that change between shell commands and say nothing about what a host sees. */
 const VOLATILE = new Set(["_", "OLDPWD", "SHLVL"])
@@ -134,32 +78,6 @@ interface Worker {
   inFlight: number
   lastUsed: number
 }
-
-const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
-
-/** Resolves when the child has exited (at once when it has). */
-const exitOf = (child: ChildProcess): Effect.Effect<void> =>
-  Effect.async<void>((resume) => {
-    if (exited(child)) return resume(Effect.void)
-    const onExit = () => resume(Effect.void)
-    child.once("exit", onExit)
-    return Effect.sync(() => child.off("exit", onExit))
-  })
-
-/**
- * The release of a host process: asked to shut down as on Ctrl-C, SIGKILL when it has not exited
- * after the grace period (interruptible inside the finalizer, so the timeout can fire).
- */
-const shutDown = (child: ChildProcess): Effect.Effect<void> =>
-  Effect.suspend(() => {
-    if (exited(child)) return Effect.void
-    if (child.connected) child.send({ type: "shutdown" }, () => {})
-    return Effect.interruptible(exitOf(child)).pipe(
-      Effect.timeoutOption(SHUTDOWN_GRACE),
-      Effect.flatMap((done) =>
-        Option.isSome(done) ? Effect.void : Effect.zipRight(Effect.sync(() => child.kill("SIGKILL")), exitOf(child)))
-    )
-  })
 
 /**
  * The daemon until it stops, every resource released (host processes gone, socket and token

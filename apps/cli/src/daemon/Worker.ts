@@ -30,7 +30,7 @@ import { logLevelFromArgv } from "../Flags.js"
 import { HostSource } from "../Host.js"
 import * as Logs from "../Logs.js"
 import { type Run, withRun } from "../RunState.js"
-import { serverIdleMs as serverIdleConfig } from "./Daemon.js"
+import { serverIdleMs as serverIdleConfig } from "./DaemonOptions.js"
 import { makeWarmHosts, NeedsTerminal } from "./WarmHosts.js"
 import { frame, type RunRequest } from "./Wire.js"
 
