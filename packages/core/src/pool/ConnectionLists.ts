@@ -131,8 +131,10 @@ export class ConnectionLists {
 
   /** The value of `key` if it was fetched already; synchronous, for lookups on the call path. */
   peek<A>(key: ListKey<A>): A | undefined {
-    const entry = this.entries.get(key) as Entry<A> | undefined
-    return entry !== undefined && this.fresh(entry) ? entry.settled?.value : undefined
+    // Not judged by the server's cache hints: a `tools/call` routed by a list the hints call
+    // stale still reaches the server, which answers for the tool (an SDK v2 server's default
+    // `ttlMs: 0` would otherwise cost a `tools/list` before every call). Listings use `get`.
+    return (this.entries.get(key) as Entry<A> | undefined)?.settled?.value
   }
 
   /** Whether `key` is fetched or being fetched. */
