@@ -120,34 +120,6 @@ interface Session {
   lastSeen: number
   /** Requests (and GET streams) in flight: a session with one is never idle. */
   active: number
-  /**
-   * Whether its requests may need their response stream for more than the answer: the client
-   * declared a way to answer a server's questions, or asked for log lines (streamNeeded).
-   */
-  streams: boolean
-}
-
-/**
- * Whether a 2025 session's POST must be answered on an event stream (the session's own
- * transport): a batch, progress asked for, or a session that may be sent questions or log lines.
- * Everything else is answered as one JSON document: a replica that dies mid-answer then cuts a
- * plain response, which a client sees as a failed request at once (a cut event stream leaves it
- * waiting for its timeout) (pure).
- */
-export const streamNeeded = (session: { readonly streams: boolean }, body: unknown): boolean => {
-  if (session.streams || body === null || typeof body !== "object" || Array.isArray(body)) return true
-  const message = body as { method?: unknown; id?: unknown; params?: { _meta?: { progressToken?: unknown } } }
-  if (message.id === undefined || typeof message.method !== "string") return true
-  // The session's own gateway keeps its log level and its subscriptions.
-  return sessionMethods.has(message.method) || message.params?._meta?.progressToken !== undefined
-}
-
-const sessionMethods = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"])
-
-/** Whether a client that opens with `capabilities` can be asked anything mid-request (pure). */
-const answersQuestions = (capabilities: unknown): boolean => {
-  const c = capabilities as Record<string, unknown> | undefined
-  return c?.elicitation !== undefined || c?.sampling !== undefined || c?.roots !== undefined
 }
 
 const jsonError = (
@@ -210,12 +182,12 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
     const now = () => Runtime.runSync(runtime)(Clock.currentTimeMillis)
 
     // Each session has its own scope (its gateway, its event subscription), closed with it.
-    const makeSession = (capabilities: unknown) => Effect.gen(function*() {
+    const makeSession = Effect.gen(function*() {
       const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
       const server = yield* makeServer.pipe(Scope.extend(scope))
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => newSessionId(secret),
-        onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0, streams: answersQuestions(capabilities) }),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0 }),
         maxRequestBodySize: maxBody
       } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
       transport.onclose = () => {
@@ -268,7 +240,7 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
      * A POST of a session another replica opened (its id is signed with our token): served like
      * the modern leg, one gateway server and a stateless transport for this request alone.
      */
-    const serveElsewhereSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, id: string, json = false) => {
+    const serveElsewhereSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, id: string) => {
       // Nothing of the session is held here: closing it leaves nothing behind either.
       if (req.method === "DELETE") {
         terminate(id)
@@ -276,11 +248,7 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       }
       if (req.method !== "POST") return jsonError(res, 405, -32000, "Method not allowed: this replica holds no stream of the session")
       const server = await runSession(servers.request)
-      const transport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        maxRequestBodySize: maxBody,
-        enableJsonResponse: json
-      } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: maxBody } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
       await server.connect(transport)
       // A dropped response closes the transport, which aborts the calls it carried.
       res.once("close", () => void transport.close().catch(() => undefined).then(() => server.close()).catch(() => undefined))
@@ -384,19 +352,11 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       const existing = typeof id === "string" ? sessions.get(id) : undefined
       if (existing) {
         if (req.method === "DELETE") terminate(id as string)
-        if (req.method === "POST" && (body as { method?: unknown } | null)?.method === "logging/setLevel") existing.streams = true
-        // A request that needs nothing of the session's stream: answered as plain JSON, statelessly
-        // as on another replica (the session stays busy meanwhile).
-        if (req.method === "POST" && !streamNeeded(existing, body)) {
-          track(existing, res, [])
-          return serveElsewhereSession(req, res, body, id as string, true)
-        }
         track(existing, res, requestIds(body))
         return existing.transport.handleRequest(req, res, body)
       }
       if (typeof id === "string" && terminated.has(id)) return jsonError(res, 404, -32001, "Session not found: it was terminated")
-      // Without the session's stream here, nothing needs one: plain JSON unless progress is asked.
-      if (typeof id === "string" && isSessionId(id, secret)) return serveElsewhereSession(req, res, body, id, !streamNeeded({ streams: false }, body))
+      if (typeof id === "string" && isSessionId(id, secret)) return serveElsewhereSession(req, res, body, id)
       if (req.method !== "POST" || id !== undefined) return jsonError(res, 404, -32001, "Session not found")
       // Only an initialize request opens a session (and builds a gateway).
       if (!isInitializeRequest(body)) return jsonError(res, 400, -32600, "No session: send initialize first")
@@ -406,7 +366,7 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
           return jsonError(res, 503, -32000, `Too many sessions (at most ${maxSessions}); close one (DELETE) and retry`, { "retry-after": "5" })
         }
       }
-      const transport = await runSession(makeSession((body as { params?: { capabilities?: unknown } }).params?.capabilities)).catch(() => undefined)
+      const transport = await runSession(makeSession).catch(() => undefined)
       if (!transport) return void res.writeHead(500).end()
       return transport.handleRequest(req, res, body)
     }
