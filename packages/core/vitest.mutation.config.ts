@@ -29,7 +29,10 @@ const inRepoSources = (): Plugin => ({
       string,
       Record<string, string> | undefined
     >
-    const target = exports[`.${match![2] ?? ""}`]?.["@mcpctl/source"]
+    const sub = `.${match![2] ?? ""}`
+    // `./internal/*` is a pattern entry (the repository's own imports of internal modules).
+    const target = exports[sub]?.["@mcpctl/source"] ??
+      (sub.startsWith("./internal/") ? exports["./internal/*"]?.["@mcpctl/source"]?.replace("*", sub.slice("./internal/".length)) : undefined)
     return target ? path.join(root, dir, target) : null
   }
 })

@@ -1,6 +1,8 @@
 // Every public module of @mcpctl/core and @mcpctl/testing is named in its package.json `exports`,
 // and every name there points at a module that exists, so a new module cannot be forgotten and a
-// moved one cannot leave a dangling entry. internal/ stays unexported.
+// moved one cannot leave a dangling entry. internal/ is reachable only through the repository's
+// own "@mcpctl/source" condition (the CLI bundle and the tests set it; an installed consumer
+// does not), never through `types`/`default`.
 import { describe, expect, it } from "@effect/vitest"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join, sep } from "node:path"
@@ -13,6 +15,9 @@ interface Entry {
   readonly types: string
   readonly default: string
 }
+
+/** The one entry allowed beyond the public modules: internal/ for the repository's own code. */
+const INTERNAL = "./internal/*"
 
 const modulesOf = (src: string): Array<string> =>
   readdirSync(src, { recursive: true, encoding: "utf8" })
@@ -27,7 +32,7 @@ describe.each(["packages/core", "packages/testing"])("%s/package.json exports", 
     readonly exports: Record<string, Entry | string>
   }
   const entries = Object.entries(pkg.exports).filter(
-    (pair): pair is [string, Entry] => pair[0] !== "./package.json"
+    (pair): pair is [string, Entry] => pair[0] !== "./package.json" && pair[0] !== INTERNAL
   )
 
   it(`names every module under ${name}/src except internal/, as ./<file name> (index as .)`, () => {
@@ -50,5 +55,10 @@ describe.each(["packages/core", "packages/testing"])("%s/package.json exports", 
       expect(Object.values(entry).some((path) => path.includes("/internal/")), key).toBe(false)
     }
     expect(pkg.exports["./package.json"]).toBe("./package.json")
+  })
+
+  it("opens internal/ to the repository's own condition only: no types, no default", () => {
+    const internal = pkg.exports[INTERNAL]
+    if (internal !== undefined) expect(internal).toEqual({ "@mcpctl/source": "./src/internal/*.ts" })
   })
 })

@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises"
 import { homedir } from "node:os"
 import * as Path from "node:path"
 import type { ParsedSettings, ServerConfig } from "../src/config/ServerConfig.js"
-import { defaultLimits } from "../src/config/ServerConfig.js"
+import { defaultLimits, transportOf } from "../src/config/ServerConfig.js"
 import * as SettingsLoad from "../src/config/SettingsLoad.js"
 import { left, right } from "./support/either.js"
 import { put, withDirs } from "./support/files.js"
@@ -55,13 +55,13 @@ describe("expandVars", () => {
 
 describe("transportOf", () => {
   it("decides the transport from command, type and url", () => {
-    expect(SettingsLoad.transportOf({ command: "x" })).toBe("stdio")
-    expect(SettingsLoad.transportOf({ type: "http", url: "https://a/sse" })).toBe("http")
-    expect(SettingsLoad.transportOf({ url: "https://a/sse" })).toBe("sse")
-    expect(SettingsLoad.transportOf({ url: "https://a/sse/?x=1" })).toBe("sse")
-    expect(SettingsLoad.transportOf({ url: "ws://127.0.0.1:7777/mcp" })).toBe("ws")
-    expect(SettingsLoad.transportOf({ url: "wss://a/mcp" })).toBe("ws")
-    expect(SettingsLoad.transportOf({ url: "https://a/mcp" })).toBe("auto")
+    expect(transportOf({ command: "x" })).toBe("stdio")
+    expect(transportOf({ type: "http", url: "https://a/sse" })).toBe("http")
+    expect(transportOf({ url: "https://a/sse" })).toBe("sse")
+    expect(transportOf({ url: "https://a/sse/?x=1" })).toBe("sse")
+    expect(transportOf({ url: "ws://127.0.0.1:7777/mcp" })).toBe("ws")
+    expect(transportOf({ url: "wss://a/mcp" })).toBe("ws")
+    expect(transportOf({ url: "https://a/mcp" })).toBe("auto")
   })
 })
 
@@ -310,27 +310,27 @@ describe("expandServer, exactly", () => {
 
 describe("transportOf, edges", () => {
   it("reads ws:// and wss:// in any case, and only as the scheme", () => {
-    expect(SettingsLoad.transportOf({ url: "WS://h/mcp" })).toBe("ws")
-    expect(SettingsLoad.transportOf({ url: "WSS://h/mcp" })).toBe("ws")
-    expect(SettingsLoad.transportOf({ url: "https://h/ws://x" })).toBe("auto")
-    expect(SettingsLoad.transportOf({ type: "sse", url: "ws://h/mcp" })).toBe("sse")
-    expect(SettingsLoad.transportOf({ command: "x", type: "stdio" })).toBe("stdio")
+    expect(transportOf({ url: "WS://h/mcp" })).toBe("ws")
+    expect(transportOf({ url: "WSS://h/mcp" })).toBe("ws")
+    expect(transportOf({ url: "https://h/ws://x" })).toBe("auto")
+    expect(transportOf({ type: "sse", url: "ws://h/mcp" })).toBe("sse")
+    expect(transportOf({ command: "x", type: "stdio" })).toBe("stdio")
   })
 
   it("decides /sse on the path alone, trailing slashes aside", () => {
-    expect(SettingsLoad.transportOf({ url: "https://a/sse//" })).toBe("sse")
-    expect(SettingsLoad.transportOf({ url: "https://a/x/sse#f" })).toBe("sse")
-    expect(SettingsLoad.transportOf({ url: "https://a/ssex" })).toBe("auto")
-    expect(SettingsLoad.transportOf({ url: "https://a/mcp?next=/sse" })).toBe("auto")
-    expect(SettingsLoad.transportOf({ url: "https://a/mysse" })).toBe("auto")
+    expect(transportOf({ url: "https://a/sse//" })).toBe("sse")
+    expect(transportOf({ url: "https://a/x/sse#f" })).toBe("sse")
+    expect(transportOf({ url: "https://a/ssex" })).toBe("auto")
+    expect(transportOf({ url: "https://a/mcp?next=/sse" })).toBe("auto")
+    expect(transportOf({ url: "https://a/mysse" })).toBe("auto")
   })
 
   it("decides the same for a URL that does not parse", () => {
-    expect(SettingsLoad.transportOf({ url: "relative/sse/?q=1" })).toBe("sse")
-    expect(SettingsLoad.transportOf({ url: "relative/sse#x" })).toBe("sse")
-    expect(SettingsLoad.transportOf({ url: "relative/mcp?x=/sse" })).toBe("auto")
-    expect(SettingsLoad.transportOf({ url: "relative/ssex" })).toBe("auto")
-    expect(SettingsLoad.transportOf({ url: "relative/sse//" })).toBe("sse")
+    expect(transportOf({ url: "relative/sse/?q=1" })).toBe("sse")
+    expect(transportOf({ url: "relative/sse#x" })).toBe("sse")
+    expect(transportOf({ url: "relative/mcp?x=/sse" })).toBe("auto")
+    expect(transportOf({ url: "relative/ssex" })).toBe("auto")
+    expect(transportOf({ url: "relative/sse//" })).toBe("sse")
   })
 })
 

@@ -12,9 +12,9 @@ import {
   type ResolvedServer,
   type ServerConfig,
   type Settings,
-  type StdioServerConfig
+  type StdioServerConfig,
+  transportOf
 } from "@mcpctl/core/ServerConfig"
-import { transportOf } from "@mcpctl/core/SettingsLoad"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"

@@ -18,7 +18,7 @@ const checkPrivate = async (file: string): Promise<void> => {
   const stat = await lstat(file).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)))
   if (stat === undefined || process.platform === "win32") return
   const reason = tooOpen(stat)
-  if (reason !== undefined) throw new UnsafeSecretFile("DPoP key", file, reason)
+  if (reason !== undefined) throw new UnsafeSecretFile({ what: "DPoP key", file, reason })
 }
 
 /** What the key file holds: the algorithm and both halves as JWKs. */

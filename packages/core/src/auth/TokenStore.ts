@@ -1,9 +1,9 @@
 /**
  * Where OAuth state lives between runs: one JSON file per remote server under
  * `$MCPCTL_HOME/oauth/` (dir 0700, files 0600), keyed by the server URL's origin + path, written
- * atomically and serialized against other writers (in this process and, best-effort, in others).
- * Also the atomic-write and file-lock helpers the needs-auth cache shares, and `McpctlOAuthProvider`,
- * the SDK-facing adapter over this store.
+ * through one `JsonStore` each (atomic writes, no link followed, a scoped lock file that orders
+ * writers in this process and in others). Also `McpctlOAuthProvider`, the SDK-facing adapter over
+ * this store: its Promise methods are the one place these Effects are run.
  *
  * Secrets (tokens, client secrets) are only ever written to these files; `Redact.redactSecrets` scrubs
  * them out of any text that could reach a user or a log.
@@ -20,10 +20,13 @@ import type {
   StoredOAuthTokens
 } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { privateDir, readJsonFile, withFileLock, writeFileAtomic } from "../internal/files.js"
+import { privateDir } from "../internal/files.js"
+import * as JsonStore from "../internal/JsonStore.js"
 import type { OAuthOptions } from "../config/ServerConfig.js"
 import { persistentDpopSession } from "./Dpop.js"
 
@@ -132,43 +135,55 @@ export const withIssuerEntry = (stored: StoredAuth, issuer: string | undefined, 
   return { ...current, issuers: { ...stored.issuers, [issuer]: { ...stored.issuers?.[issuer], ...entry } } }
 }
 
-/** Reads what is stored for a server; nothing stored (or a corrupt file) is an empty entry. */
-export const readStored = async (home: string, url: string | URL): Promise<StoredAuth> =>
-  parseStored(await readJsonFile(storeFile(home, url)), serverKey(url))
+/** The JSON store of one server's file: decoded leniently by `parseStored`, so the schema is any JSON. */
+const storeOf = (home: string, url: string | URL): JsonStore.JsonStore<unknown> => JsonStore.make(storeFile(home, url), Schema.Unknown)
+
+const nothingLeft = (s: StoredAuth): boolean => isEmpty(s) && Object.values(s.issuers ?? {}).every(isEmpty)
+
+/** What is stored for a server; nothing stored (or a corrupt file, or a link) is an empty entry. */
+export const readStoredEffect = (home: string, url: string | URL): Effect.Effect<StoredAuth> =>
+  Effect.map(storeOf(home, url).get, (raw) => parseStored(Option.getOrUndefined(raw), serverKey(url)))
+
+/** {@link readStoredEffect} for the SDK's Promise-based provider. */
+export const readStored = (home: string, url: string | URL): Promise<StoredAuth> => Effect.runPromise(readStoredEffect(home, url))
 
 /**
- * Changes a server's entry under the file lock, re-reading it first so a concurrent writer's
+ * Changes a server's entry under the store's lock, re-reading it first so a concurrent writer's
  * fields survive. An entry left with neither tokens nor client information is deleted.
  */
-export const updateStored = async (
+export const updateStoredEffect = (
   home: string,
   url: string | URL,
   f: (current: StoredAuth) => StoredAuth
-): Promise<StoredAuth> => {
-  const file = storeFile(home, url)
-  // A symlinked oauth/ would aim the chmod and the writes below at another directory.
-  await privateDir(home, "oauth")
-  return withFileLock(file, async () => {
-    const next = f(parseStored(await readJsonFile(file), serverKey(url)))
-    if (isEmpty(next) && Object.values(next.issuers ?? {}).every(isEmpty)) {
-      await fs.rm(file, { force: true })
-    } else {
-      await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n")
-    }
-    return next
-  })
-}
+): Effect.Effect<StoredAuth, JsonStore.JsonStoreError> =>
+  Effect.zipRight(
+    // A symlinked oauth/ would aim the chmod and the writes below at another directory.
+    Effect.promise(() => privateDir(home, "oauth")),
+    storeOf(home, url).modify((raw) => {
+      const next = f(parseStored(Option.getOrUndefined(raw), serverKey(url)))
+      return [next, nothingLeft(next) ? Option.none() : Option.some<unknown>(next)] as const
+    })
+  )
 
-/** Forgets everything stored for a server (logout). */
-export const deleteStored = (home: string, url: string | URL): Promise<void> =>
-  withFileLock(storeFile(home, url), async () => {
-    await fs.rm(storeFile(home, url), { force: true })
-    await fs.rm(dpopKeyFile(home, url), { force: true })
-  })
+/** {@link updateStoredEffect} for the SDK's Promise-based provider. */
+export const updateStored = (home: string, url: string | URL, f: (current: StoredAuth) => StoredAuth): Promise<StoredAuth> =>
+  Effect.runPromise(updateStoredEffect(home, url, f))
+
+/** Forgets everything stored for a server (logout): its file and its DPoP key, under the store's lock. */
+export const deleteStoredEffect = (home: string, url: string | URL): Effect.Effect<void, JsonStore.JsonStoreError> =>
+  storeOf(home, url).modify(() => [undefined, Option.none()] as const).pipe(
+    Effect.zipRight(Effect.tryPromise({
+      try: () => fs.rm(dpopKeyFile(home, url), { force: true }),
+      catch: (cause) => new JsonStore.JsonStoreError({ file: dpopKeyFile(home, url), reason: "write", cause })
+    }))
+  )
+
+/** {@link deleteStoredEffect} as a Promise. */
+export const deleteStored = (home: string, url: string | URL): Promise<void> => Effect.runPromise(deleteStoredEffect(home, url))
 
 /** `deleteStored` as an Effect that never fails: a file that cannot be removed is logged. */
 export const forget = (home: string, url: string | URL): Effect.Effect<void> =>
-  Effect.tryPromise(() => deleteStored(home, url)).pipe(
+  deleteStoredEffect(home, url).pipe(
     Effect.catchAll((e) => Effect.logWarning(`could not remove OAuth state ${storeFile(home, url)}: ${String(e)}`))
   )
 

@@ -11,8 +11,8 @@ import * as Path from "node:path"
 import { ConfigError } from "../Errors.js"
 import { REDACTED, redactArgs, redactUrl, redactValue } from "../Redact.js"
 import { type HostFormat, type HostSettings, jsonLine, readHostSettings, tomlLine } from "./HostFormats.js"
-import type { Env, LoadOptions, MergedServer, Scope, ScopedSettings } from "./ServerConfig.js"
-import { decodeHostSettings, limitsFromEnv, mergeSettings, parseSettingsText, resolveHome, settingsFiles, transportOf } from "./SettingsLoad.js"
+import { type Env, type LoadOptions, type MergedServer, type Scope, type ScopedSettings, transportOf } from "./ServerConfig.js"
+import { decodeHostSettings, limitsFromEnv, mergeSettings, parseSettingsText, resolveHome, settingsFiles } from "./SettingsLoad.js"
 import { readRegularFile, readRegularFileSync } from "../internal/files.js"
 
 /** A `${VAR}` a field reads. */

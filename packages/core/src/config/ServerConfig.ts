@@ -321,3 +321,15 @@ export const unknownServerMessage = (names: ReadonlyArray<string>, servers: Read
 /** A server by its normalized name or by the name as written in the settings. */
 export const findServer = (servers: ReadonlyArray<ResolvedServer>, name: string): ResolvedServer | undefined =>
   servers.find((s) => s.name === name) ?? servers.find((s) => s.originalName === name)
+
+/** The transport a server uses; `auto` lets the pool try Streamable HTTP then fall back to SSE. */
+export function transportOf(config: ServerConfig): TransportKind {
+  if ("command" in config) return "stdio"
+  if (config.type) return config.type
+  if (/^wss?:/i.test(config.url)) return "ws"
+  try {
+    return new URL(config.url).pathname.replace(/\/+$/, "").endsWith("/sse") ? "sse" : "auto"
+  } catch {
+    return config.url.split(/[?#]/)[0]!.replace(/\/+$/, "").endsWith("/sse") ? "sse" : "auto"
+  }
+}

@@ -29,7 +29,7 @@ import {
   type Settings,
   type StaticOptions,
   StdioServerConfig,
-  type TransportKind
+  transportOf
 } from "./ServerConfig.js"
 import { cutServerName } from "../catalog/Naming.js"
 import { contributes, isTrusted, projectHash, readTrust, recordTrust, trustedByEnv, untrustedWarning } from "./ProjectTrust.js"
@@ -98,18 +98,6 @@ export function expandServer(
       path: failures[0]!.split(" ")[0]!
     })
   )
-}
-
-/** The transport a server uses; `auto` lets the pool try Streamable HTTP then fall back to SSE. */
-export function transportOf(config: ServerConfig): TransportKind {
-  if ("command" in config) return "stdio"
-  if (config.type) return config.type
-  if (/^wss?:/i.test(config.url)) return "ws"
-  try {
-    return new URL(config.url).pathname.replace(/\/+$/, "").endsWith("/sse") ? "sse" : "auto"
-  } catch {
-    return config.url.split(/[?#]/)[0]!.replace(/\/+$/, "").endsWith("/sse") ? "sse" : "auto"
-  }
 }
 
 const ServersShape = Schema.Record({ key: Schema.String, value: Schema.Unknown })

@@ -5,6 +5,7 @@
  * Symbolic links are followed (Kubernetes mounts projected tokens through them): the check is
  * on the file that was opened, by its descriptor.
  */
+import * as Schema from "effect/Schema"
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs"
 
 /** Why a file's permissions are too open for a secret, or undefined when they are fine (pure). */
@@ -19,14 +20,18 @@ export const tooOpen = (
   return undefined
 }
 
-/** The error for a secret file refused, naming the file and the fix. */
-export class UnsafeSecretFile extends Error {
-  constructor(readonly what: string, readonly file: string, reason: string) {
-    super(
-      `the ${what} file ${file} is not private: ${reason}. Run: chmod 600 ${file}` +
-        ` (in Kubernetes, give the volume defaultMode: 0400)`
-    )
-    this.name = "UnsafeSecretFile"
+/**
+ * The error for a secret file refused, naming the file and the fix: a tagged error like the
+ * `JsonStore` ones, so an Effect caller can catch it by tag and a Promise caller by `instanceof`.
+ */
+export class UnsafeSecretFile extends Schema.TaggedError<UnsafeSecretFile>()("UnsafeSecretFile", {
+  what: Schema.String,
+  file: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `the ${this.what} file ${this.file} is not private: ${this.reason}. Run: chmod 600 ${this.file}` +
+      ` (in Kubernetes, give the volume defaultMode: 0400)`
   }
 }
 
@@ -36,10 +41,11 @@ export const readPrivateFileSync = (what: string, file: string): string => {
   try {
     if (process.platform !== "win32") {
       const reason = tooOpen(fstatSync(fd))
-      if (reason !== undefined) throw new UnsafeSecretFile(what, file, reason)
+      if (reason !== undefined) throw new UnsafeSecretFile({ what, file, reason })
     }
     return readFileSync(fd, "utf8")
   } finally {
     closeSync(fd)
   }
 }
+

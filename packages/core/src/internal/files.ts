@@ -102,7 +102,7 @@ export const readJsonFile = async (file: string): Promise<unknown> => {
   }
 }
 
-// The Promise lock of the writers not yet on `JsonStore` (settings edits, OAuth tokens, DPoP
+// The Promise lock of the writers not yet on `JsonStore` (settings edits, DPoP
 // keys); the stores on `JsonStore` take its scoped lock file instead and keep no state here.
 const inProcessLocks = new Map<string, Promise<void>>()
 
