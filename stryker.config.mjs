@@ -11,12 +11,12 @@ export default {
   vitest: { configFile: "packages/core/vitest.mutation.config.ts" },
   plugins: ["@stryker-mutator/vitest-runner"],
   mutate: [
-    "packages/core/src/catalog/Naming.ts",
+    "packages/core/src/internal/Naming.ts",
     "packages/core/src/permission/Permission.ts",
-    "packages/core/src/config/SettingsLoad.ts",
-    "packages/core/src/pool/Resilience.ts",
-    "packages/core/src/content/Shape.ts",
-    "packages/core/src/Redact.ts",
+    "packages/core/src/internal/config/SettingsLoad.ts",
+    "packages/core/src/internal/pool/Resilience.ts",
+    "packages/core/src/internal/content/Shape.ts",
+    "packages/core/src/internal/config/Redact.ts",
     // The catalogue's wiring and the pool's request driver, against in-process tests.
     "packages/core/src/catalog/ToolRegistry.ts",
     "packages/core/src/internal/catalog/*.ts",

@@ -218,7 +218,7 @@ for (const name of ["@mcpctl/core", "@mcpctl/testing"]) {
 }
 const failure = (specifier) => import(specifier).then(() => "loaded", (error) => error.code)
 const { Effect } = await import("effect")
-const { downsizeImage } = await import("@mcpctl/core/ImageResize")
+const { downsizeImage } = await import("@mcpctl/core/internal/content/ImageResize")
 const { echoServer } = await import("@mcpctl/testing/Fixtures")
 console.log(JSON.stringify({
   resolved,

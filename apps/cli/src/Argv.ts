@@ -10,7 +10,7 @@ import type * as Command from "@effect/cli/Command"
 import * as Descriptor from "@effect/cli/CommandDescriptor"
 import type * as Usage from "@effect/cli/Usage"
 import { UsageError } from "@mcpctl/core/Errors"
-import { didYouMean } from "@mcpctl/core/Suggest"
+import { didYouMean } from "@mcpctl/core/internal/Suggest"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 

@@ -3,11 +3,11 @@
  * content saved under `$MCPCTL_HOME/outputs`, the text held to the output budget (whole text
  * saved with `--save-full`), `isError` as exit 1 with a first line that says so.
  */
-import { fullText, outputBudget, savedHint } from "@mcpctl/core/Budget"
+import { fullText, outputBudget, savedHint } from "@mcpctl/core/internal/content/Budget"
 import { UsageError } from "@mcpctl/core/Errors"
 import { McpConfig } from "@mcpctl/core/McpConfig"
-import { persistBytes, persistCallContent } from "@mcpctl/core/Persist"
-import { shapeCallResult } from "@mcpctl/core/Shape"
+import { persistBytes, persistCallContent } from "@mcpctl/core/internal/content/Persist"
+import { shapeCallResult } from "@mcpctl/core/internal/content/Shape"
 import * as Effect from "effect/Effect"
 import * as Path from "node:path"
 import { setExitCode } from "./Host.js"

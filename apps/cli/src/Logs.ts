@@ -3,7 +3,7 @@
  * of every other warning the CLI prints (and of the README), instead of the pretty logger's
  * `[19:08:46.517] WARN (#13): …`. Annotations (the server a log is about) follow in brackets.
  */
-import { sanitize } from "@mcpctl/core/Sanitize"
+import { sanitize } from "@mcpctl/core/internal/Sanitize"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as DefaultServices from "effect/DefaultServices"

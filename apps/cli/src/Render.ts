@@ -7,7 +7,7 @@
  */
 
 import type { ContentItem } from "@mcpctl/core/ContentItem"
-import { sanitize, sanitizeAndCut } from "@mcpctl/core/Sanitize"
+import { sanitize, sanitizeAndCut } from "@mcpctl/core/internal/Sanitize"
 import { currentRun, type Run } from "./RunState.js"
 
 // A reader that goes away early (`mcpctl tools | head`) is no error of ours: the rest of the

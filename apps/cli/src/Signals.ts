@@ -10,7 +10,7 @@
  * or a starved CPU delays, while the watchdog is a separate process that only sleeps.
  */
 import { makeRunMain } from "@effect/platform/Runtime"
-import * as ProcessGroups from "@mcpctl/core/ProcessGroups"
+import * as ProcessGroups from "@mcpctl/core/internal/transport/ProcessGroups"
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const
 

@@ -5,7 +5,7 @@
  * state turned into what `call` prints or the error it exits with.
  */
 import { McpRequestError } from "@mcpctl/core/Errors"
-import { sanitizeAndCut } from "@mcpctl/core/Sanitize"
+import { sanitizeAndCut } from "@mcpctl/core/internal/Sanitize"
 import { type TaskInfo, Tasks } from "@mcpctl/core/Tasks"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"

@@ -3,7 +3,7 @@
  * reads), so it connects to nothing when the cache has the server's list; else it connects to
  * that one server, and says so on stderr.
  */
-import * as CatalogCache from "@mcpctl/core/CatalogCache"
+import * as CatalogCache from "@mcpctl/core/internal/catalog/CatalogCache"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"

@@ -4,8 +4,8 @@
  * of the bash script through the built CLI with COMP_WORDS/COMP_CWORD as bash sets them.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import * as CatalogCache from "@mcpctl/core/CatalogCache"
-import { parseSettingsText } from "@mcpctl/core/SettingsLoad"
+import * as CatalogCache from "@mcpctl/core/internal/catalog/CatalogCache"
+import { parseSettingsText } from "@mcpctl/core/internal/config/SettingsLoad"
 import * as Either from "effect/Either"
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
@@ -17,7 +17,7 @@ import { completionOutput } from "../src/completion/Entry.js"
 import { scriptFor } from "../src/completion/Scripts.js"
 import { treeOf } from "../src/completion/Tree.js"
 import { cachedTools, catalogDirectory, serverNames } from "../src/completion/World.js"
-import { serverNamesIn } from "@mcpctl/core/SettingsNames"
+import { serverNamesIn } from "@mcpctl/core/internal/config/SettingsNames"
 import { cliBin } from "./support.js"
 
 const tree = treeOf(mcpctl)

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { redactText, redactUrl } from "@mcpctl/core/Redact"
+import { redactText, redactUrl } from "@mcpctl/core/internal/config/Redact"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"

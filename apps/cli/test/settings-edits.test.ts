@@ -8,7 +8,7 @@ import * as fixtures from "@mcpctl/testing/Fixtures"
 import { spawn } from "node:child_process"
 import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { redactValue } from "@mcpctl/core/Redact"
+import { redactValue } from "@mcpctl/core/internal/config/Redact"
 import { cliBin, repoRoot, run, workspace } from "./support.js"
 
 const ws = workspace()

@@ -9,7 +9,10 @@ import * as Schema from "effect/Schema"
 /** The failure underneath an error, when there is one. */
 const cause = Schema.optional(Schema.Unknown)
 
-/** A settings file or flag is wrong: names the file, the JSON path and the fix. Exit 2. */
+/**
+ * A settings file or flag is wrong: names the file, the JSON path and the fix. Exit 2.
+ * @since 0.1.0
+ */
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
   message: Schema.String,
   cause,
@@ -17,13 +20,19 @@ export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError"
   path: Schema.optional(Schema.String)
 }) {}
 
-/** The command line itself is wrong (unknown tool, bad `--args`, missing argument). Exit 2. */
+/**
+ * The command line itself is wrong (unknown tool, bad `--args`, missing argument). Exit 2.
+ * @since 0.1.0
+ */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
   message: Schema.String,
   cause
 }) {}
 
-/** A call was refused by a rule, or asked without a way to answer. Exit 3. */
+/**
+ * A call was refused by a rule, or asked without a way to answer. Exit 3.
+ * @since 0.1.0
+ */
 export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("PermissionDenied", {
   message: Schema.String,
   cause,
@@ -36,6 +45,7 @@ export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("Pe
 /**
  * A pinned tool's definition changed since it was pinned (a possible "rug pull"): the call is
  * refused until the user accepts it with `mcpctl trust SERVER [TOOL]`. Exit 3, like a refusal.
+ * @since 0.1.0
  */
 export class ToolChanged extends Schema.TaggedError<ToolChanged>()("ToolChanged", {
   message: Schema.String,
@@ -46,11 +56,18 @@ export class ToolChanged extends Schema.TaggedError<ToolChanged>()("ToolChanged"
   changed: Schema.Array(Schema.String)
 }) {}
 
-/** Server states other than connected, as the pool reports them. */
+/**
+ * Server states other than connected, as the pool reports them.
+ * @since 0.1.0
+ */
 export const UnavailableStatus = Schema.Literal("failed", "needs-auth", "pending", "disabled")
+/** @since 0.1.0 */
 export type UnavailableStatus = typeof UnavailableStatus.Type
 
-/** A server could not be used: failed to start or connect, needs auth, timed out, disabled. Exit 4. */
+/**
+ * A server could not be used: failed to start or connect, needs auth, timed out, disabled. Exit 4.
+ * @since 0.1.0
+ */
 export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("ServerUnavailable", {
   message: Schema.String,
   cause,
@@ -58,7 +75,10 @@ export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("
   status: UnavailableStatus
 }) {}
 
-/** A transport-level failure talking to a connected server (connection lost, reset, bad frame). Exit 4. */
+/**
+ * A transport-level failure talking to a connected server (connection lost, reset, bad frame). Exit 4.
+ * @since 0.1.0
+ */
 export class TransportFailure extends Schema.TaggedError<TransportFailure>()("TransportFailure", {
   message: Schema.String,
   cause,
@@ -75,7 +95,10 @@ export class TransportFailure extends Schema.TaggedError<TransportFailure>()("Tr
   reason: Schema.optional(Schema.Literal("closed", "not-sent", "broken", "other"))
 }) {}
 
-/** A Streamable HTTP session expired (404 with JSON-RPC -32001): re-initialize and retry once. */
+/**
+ * A Streamable HTTP session expired (404 with JSON-RPC -32001): re-initialize and retry once.
+ * @since 0.1.0
+ */
 export class SessionExpired extends Schema.TaggedError<SessionExpired>()("SessionExpired", {
   message: Schema.String,
   cause,
@@ -88,6 +111,7 @@ export class SessionExpired extends Schema.TaggedError<SessionExpired>()("Sessio
  * parameters (-32602 invalid params, -32002 resource not found), else 1; not 4, which says the
  * server itself cannot be used, unless `refusedAnswer`: mcpctl refused what the server sent
  * (over the size limit, not matching the tool's output schema).
+ * @since 0.1.0
  */
 export class McpRequestError extends Schema.TaggedError<McpRequestError>()("McpRequestError", {
   message: Schema.String,
@@ -103,7 +127,10 @@ export class McpRequestError extends Schema.TaggedError<McpRequestError>()("McpR
   fromServer: Schema.optional(Schema.Boolean)
 }) {}
 
-/** A tool call ran past its timeout; the request was cancelled. Exit 5. */
+/**
+ * A tool call ran past its timeout; the request was cancelled. Exit 5.
+ * @since 0.1.0
+ */
 export class ToolTimeout extends Schema.TaggedError<ToolTimeout>()("ToolTimeout", {
   message: Schema.String,
   cause,
@@ -112,7 +139,10 @@ export class ToolTimeout extends Schema.TaggedError<ToolTimeout>()("ToolTimeout"
   timeoutMs: Schema.Number
 }) {}
 
-/** Any error of this module. */
+/**
+ * Any error of this module.
+ * @since 0.1.0
+ */
 export type McpctlError =
   | ConfigError
   | UsageError
@@ -127,7 +157,10 @@ export type McpctlError =
 /** JSON-RPC codes that say the request itself was wrong: invalid params, resource not found. */
 const requestRefusedCodes: ReadonlyArray<number> = [-32602, -32002]
 
-/** The exit code docs/CLI.md promises for each error. */
+/**
+ * The exit code docs/CLI.md promises for each error.
+ * @since 0.1.0
+ */
 export const exitCodeOf = (error: McpctlError): number => {
   switch (error._tag) {
     case "ConfigError":

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { HINT_DEFAULTS, toAnnotations, toolHints } from "@mcpctl/core/Annotations"
+import { HINT_DEFAULTS, toAnnotations, toolHints } from "@mcpctl/core/internal/catalog/Annotations"
 import { toListedTool } from "@mcpctl/core/Gateway"
 import { toMcpTool } from "@mcpctl/core/ToolRegistry"
 

@@ -3,17 +3,17 @@ import { describe, expect, it } from "@effect/vitest"
 import { auth, UnauthorizedError } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as path from "node:path"
-import { isAuthError } from "../src/transport/TransportErrors.js"
+import { isAuthError } from "../src/internal/transport/TransportErrors.js"
 import {
   logout,
   makeProvider,
   openerCommand,
   parseCallback,
   signIn
-} from "../src/auth/Auth.js"
+} from "../src/internal/auth/OAuthFlow.js"
 import type { OAuthOptions, ResolvedServer } from "../src/config/ServerConfig.js"
-import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "../src/pool/NeedsAuthCache.js"
-import { readStored, storeFile } from "../src/auth/TokenStore.js"
+import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "../src/internal/pool/NeedsAuthCache.js"
+import { readStored, storeFile } from "../src/internal/auth/TokenStore.js"
 import { leftovers, mode, tmpHome } from "./support/files.js"
 import { fakeAs } from "./support/oauthServer.js"
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { fullText, outputBudget, savedHint } from "@mcpctl/core/Budget"
+import { fullText, outputBudget, savedHint } from "@mcpctl/core/internal/content/Budget"
 import { defaultLimits, type ResolvedServer, type ServerConfig, type Settings } from "@mcpctl/core/ServerConfig"
-import { DEFAULT_HINT } from "@mcpctl/core/Shape"
+import { DEFAULT_HINT } from "@mcpctl/core/internal/content/Shape"
 
 const settings = (config: Partial<ServerConfig>): Settings => ({
   servers: [{

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as CacheHints from "../src/pool/CacheHints.js"
+import * as CacheHints from "../src/internal/pool/CacheHints.js"
 
 const at = (fetchedAt: number, ttlMs?: number, scope?: string) => ({
   fetchedAt,

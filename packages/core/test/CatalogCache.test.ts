@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as CatalogCache from "@mcpctl/core/CatalogCache"
+import * as CatalogCache from "@mcpctl/core/internal/catalog/CatalogCache"
 import type { McpTool } from "@mcpctl/core/ToolRegistry"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"

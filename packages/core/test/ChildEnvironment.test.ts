@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { childEnvironment } from "../src/transport/ChildEnvironment.js"
+import { childEnvironment } from "../src/internal/transport/ChildEnvironment.js"
 
 describe("childEnvironment", () => {
   const parent = {

@@ -1,8 +1,8 @@
 /** The lists a connection remembers follow the server's cache hints (CacheHints.ts), on a fixed clock. */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { ConnectionLists, ListKey, type SharedLists } from "../src/pool/ConnectionLists.js"
-import * as CacheHints from "../src/pool/CacheHints.js"
+import { ConnectionLists, ListKey, type SharedLists } from "../src/internal/pool/ConnectionLists.js"
+import * as CacheHints from "../src/internal/pool/CacheHints.js"
 
 interface Listed {
   readonly n: number

@@ -4,7 +4,7 @@
  * timeout.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { checkUrlToOpen } from "@mcpctl/core/Auth"
+import { checkUrlToOpen } from "@mcpctl/core/internal/auth/OAuthFlow"
 import { Elicitation, onTerminal } from "@mcpctl/core/Elicitation"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"

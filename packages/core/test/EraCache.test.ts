@@ -7,8 +7,8 @@ import {
   readVerdict,
   usableVerdict,
   writeVerdict
-} from "@mcpctl/core/EraCache"
-import { resolveCommand } from "../src/internal/ServerIdentity.js"
+} from "@mcpctl/core/internal/pool/EraCache"
+import { resolveCommand } from "../src/internal/config/ServerIdentity.js"
 import { server } from "@mcpctl/testing/Fixtures"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"

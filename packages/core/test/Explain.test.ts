@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
-import { explain, variablesOf } from "../src/config/Explain.js"
+import { explain, variablesOf } from "../src/internal/config/Explain.js"
 
 const withDirs = <A, E>(f: (d: { project: string; home: string; root: string }) => Effect.Effect<A, E>) =>
   Effect.acquireUseRelease(

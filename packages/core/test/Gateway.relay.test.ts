@@ -5,10 +5,10 @@
  * tells the client. The whole path runs in conformance-serve.test.ts (the protocol's server suite).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { CLIENT_CAPABILITIES_KEY, isInputRequired, relayFor, relayParams } from "../src/pool/InputRelay.js"
-import { askerOf, asOurs, refusalMessage, relayOf } from "../src/gateway/GatewayRelay.js"
+import { CLIENT_CAPABILITIES_KEY, isInputRequired, relayFor, relayParams } from "../src/internal/pool/InputRelay.js"
+import { askerOf, asOurs, refusalMessage, relayOf } from "../src/internal/gateway/GatewayRelay.js"
 import { servesUpstreamNames } from "../src/gateway/Gateway.js"
-import { indexPrompts, upstreamPromptName } from "../src/gateway/GatewayCatalog.js"
+import { indexPrompts, upstreamPromptName } from "../src/internal/gateway/GatewayCatalog.js"
 
 describe("relay", () => {
   it("relays only for a client that can answer something, with its capabilities as declared", () => {

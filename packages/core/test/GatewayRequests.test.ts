@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Gateway } from "@mcpctl/core/Gateway"
-import { protocolError, templateOwner, toProtocolError } from "@mcpctl/core/GatewayRequests"
+import { protocolError, templateOwner, toProtocolError } from "@mcpctl/core/internal/gateway/GatewayRequests"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { McpRequestError, ServerUnavailable, UsageError } from "@mcpctl/core/Errors"

@@ -13,9 +13,9 @@ import {
   parseEnvFile,
   readHostSettings,
   tomlLine
-} from "../src/config/HostFormats.js"
+} from "../src/internal/config/HostFormats.js"
 import { McpConfig } from "../src/config/McpConfig.js"
-import { parseSettingsText } from "../src/config/SettingsLoad.js"
+import { parseSettingsText } from "../src/internal/config/SettingsLoad.js"
 
 const repo = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../..")
 const fixture = (rel: string) => Path.join(repo, "examples/hosts", rel)

@@ -3,8 +3,8 @@ import * as Effect from "effect/Effect"
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
-import { hostFiles, importHosts, readHost } from "../src/config/HostImport.js"
-import { writeServerEntries } from "../src/config/SettingsFile.js"
+import { hostFiles, importHosts, readHost } from "../src/internal/config/HostImport.js"
+import { writeServerEntries } from "../src/internal/config/SettingsFile.js"
 
 const places = (platform: NodeJS.Platform, env: Record<string, string> = {}) => ({ userHome: "/h", projectDir: "/p", platform, env })
 

@@ -4,7 +4,7 @@
  * loopback; never a DNS name nobody allowed (a rebinding page sends its own).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { isAllowedRequest, isLoopbackHost, parseListen } from "@mcpctl/core/HttpAccess"
+import { isAllowedRequest, isLoopbackHost, parseListen } from "@mcpctl/core/internal/gateway/HttpAccess"
 
 const local = { loopback: true }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import sharp from "sharp"
-import { downsizeImage } from "../src/content/ImageResize.js"
+import { downsizeImage } from "../src/internal/content/ImageResize.js"
 import { int, mulberry32 } from "./support/random.js"
 
 describe("downsizeImage", () => {

@@ -10,9 +10,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { type ImportHost, importHosts, readHost } from "../src/config/HostImport.js"
-import { writeServerEntries } from "../src/config/SettingsFile.js"
-import { parseSettingsText } from "../src/config/SettingsLoad.js"
+import { type ImportHost, importHosts, readHost } from "../src/internal/config/HostImport.js"
+import { writeServerEntries } from "../src/internal/config/SettingsFile.js"
+import { parseSettingsText } from "../src/internal/config/SettingsLoad.js"
 import { parseJsoncSafe } from "../src/internal/SafeJson.js"
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url))

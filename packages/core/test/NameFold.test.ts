@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { foldedEquals, foldedStartsWith, foldName } from "@mcpctl/core/NameFold"
-import { buildToolName } from "@mcpctl/core/Naming"
+import { foldedEquals, foldedStartsWith, foldName } from "@mcpctl/core/internal/permission/NameFold"
+import { buildToolName } from "@mcpctl/core/internal/Naming"
 import { decide, serverDenyRule } from "@mcpctl/core/Permission"
 
 const rules = (r: { allow?: Array<string>; ask?: Array<string>; deny?: Array<string> }) => ({

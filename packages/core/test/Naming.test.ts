@@ -8,7 +8,7 @@ import {
   parseToolName,
   TRUNCATION_MARKER,
   truncateDescription
-} from "../src/catalog/Naming.js"
+} from "../src/internal/Naming.js"
 
 const sha8 = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8)
 

@@ -11,7 +11,7 @@ import {
   needsAuthCacheFile,
   parseEntries,
   pruneExpired
-} from "../src/pool/NeedsAuthCache.js"
+} from "../src/internal/pool/NeedsAuthCache.js"
 import { leftovers, mode, readJson, tmpHome } from "./support/files.js"
 
 const MIN = 60 * 1000

@@ -5,7 +5,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import sharp from "sharp"
 import { type ContentItem, type FileContent } from "../src/content/ContentItem.js"
-import { extensionFor, persistBinary, persistCallContent } from "../src/content/Persist.js"
+import { extensionFor, persistBinary, persistCallContent } from "../src/internal/content/Persist.js"
 import { tempDir } from "./support/files.js"
 import { int, mulberry32 } from "./support/random.js"
 

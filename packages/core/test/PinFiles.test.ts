@@ -19,7 +19,7 @@ import * as TestClock from "effect/TestClock"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { legacyFile, legacyIdentity, pinFile, pinsDir, pruneIfDue } from "../src/internal/PinFiles.js"
+import { legacyFile, legacyIdentity, pinFile, pinsDir, pruneIfDue } from "../src/internal/catalog/PinFiles.js"
 
 const sum = (description: string) => ({ name: "sum", description, inputSchema: { type: "object" as const, properties: {} } })
 

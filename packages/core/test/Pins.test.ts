@@ -19,7 +19,7 @@ import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { pinsDir } from "../src/internal/PinFiles.js"
+import { pinsDir } from "../src/internal/catalog/PinFiles.js"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { chmodSync, chownSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
-import { readSecret } from "../src/auth/Grants.js"
-import { loadOrCreateKeyPair } from "../src/auth/Dpop.js"
+import { readSecret } from "../src/internal/auth/Grants.js"
+import { loadOrCreateKeyPair } from "../src/internal/auth/Dpop.js"
 import { readPrivateFileSync, tooOpen } from "../src/internal/PrivateFile.js"
 
 const dir = () => mkdtempSync(Path.join(tmpdir(), "mcpctl-private-"))

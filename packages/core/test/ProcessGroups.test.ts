@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { killAll, liveGroups, reap, register, startTime } from "../src/transport/ProcessGroups.js"
+import { killAll, liveGroups, reap, register, startTime } from "../src/internal/transport/ProcessGroups.js"
 
 const groups: Array<number> = []
 const dirs: Array<string> = []

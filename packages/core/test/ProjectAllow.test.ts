@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { ParsedSettings, ServerConfig } from "../src/config/ServerConfig.js"
-import * as SettingsLoad from "../src/config/SettingsLoad.js"
+import * as SettingsLoad from "../src/internal/config/SettingsLoad.js"
 import { decide } from "../src/permission/Permission.js"
 import { right } from "./support/either.js"
 

@@ -7,10 +7,10 @@ import {
   readProjectFiles,
   readTrust,
   trustFile
-} from "@mcpctl/core/ProjectTrust"
+} from "@mcpctl/core/internal/config/ProjectTrust"
 import type { ProjectTrustRequest } from "@mcpctl/core/ServerConfig"
-import { addPermissionRule } from "@mcpctl/core/SettingsFile"
-import * as SettingsLoad from "@mcpctl/core/SettingsLoad"
+import { addPermissionRule } from "@mcpctl/core/internal/config/SettingsFile"
+import * as SettingsLoad from "@mcpctl/core/internal/config/SettingsLoad"
 import * as Effect from "effect/Effect"
 import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"

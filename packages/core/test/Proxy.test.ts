@@ -6,9 +6,9 @@ import { startCountingProxy } from "@mcpctl/testing/CountingProxy"
 import { freePort } from "@mcpctl/testing/Everything"
 import * as Effect from "effect/Effect"
 import type { ResolvedServer } from "../src/config/ServerConfig.js"
-import { openRemote } from "../src/transport/Http.js"
-import { isLoopbackTarget, proxyFetch, proxyFor, proxySettings } from "../src/transport/Proxy.js"
-import { networkFailure } from "../src/transport/TransportErrors.js"
+import { openRemote } from "../src/internal/transport/Http.js"
+import { isLoopbackTarget, proxyFetch, proxyFor, proxySettings } from "../src/internal/transport/Proxy.js"
+import { networkFailure } from "../src/internal/transport/TransportErrors.js"
 
 // mcpctl never proxies loopback targets: proxied requests name a host only the proxy resolves.
 const PROXIED = "proxied.test"

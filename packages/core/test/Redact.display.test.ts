@@ -1,7 +1,7 @@
 // displayUrl: a server's URL in messages is the URL as written, with only what looks secret hidden.
 import { describe, expect, it } from "@effect/vitest"
 import { server } from "@mcpctl/testing/Fixtures"
-import { displayUrl } from "@mcpctl/core/Redact"
+import { displayUrl } from "@mcpctl/core/internal/config/Redact"
 
 const shown = (url: string) => displayUrl(server("s", { url }))
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Fixtures from "@mcpctl/testing/Fixtures"
-import { REDACTED, redactServerConfig, redactText, redactUrl } from "../src/Redact.js"
+import { REDACTED, redactServerConfig, redactText, redactUrl } from "../src/internal/config/Redact.js"
 
 describe("redactUrl", () => {
   it("hides user info and every query value, keeping keys, host and path", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { classifyRequestFailure } from "@mcpctl/core/RequestErrors"
+import { classifyRequestFailure } from "@mcpctl/core/internal/pool/RequestErrors"
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client"
 
 describe("classifyRequestFailure", () => {
@@ -47,7 +47,7 @@ describe("classifyRequestFailure", () => {
 
 describe("classifyRequestFailure: an answer dropped for its size", () => {
   it("fails the request with size and limit, and keeps the connection", async () => {
-    const { MessageTooLargeError, MESSAGE_TOO_LARGE } = await import("@mcpctl/core/MessageSize")
+    const { MessageTooLargeError, MESSAGE_TOO_LARGE } = await import("@mcpctl/core/internal/transport/MessageSize")
     const { error, terminal } = classifyRequestFailure("h", "tools/call", new MessageTooLargeError("h", 40_000_000, 1_048_576, false))
     expect(terminal).toBe(false)
     expect(error).toMatchObject({ _tag: "McpRequestError", code: MESSAGE_TOO_LARGE })

@@ -7,9 +7,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Transport as SdkTransport, JSONRPCMessage } from "@modelcontextprotocol/server"
 import { McpRequestError, SessionExpired, TransportFailure } from "../src/Errors.js"
-import type { RequestError } from "../src/pool/RequestErrors.js"
-import { afterRequest, answerInvalidResponses, DEGRADED_AFTER, mayResend, type Outcome } from "../src/pool/Resilience.js"
-import type { ConcreteKind } from "../src/transport/OpenedTransport.js"
+import type { RequestError } from "../src/internal/pool/RequestErrors.js"
+import { afterRequest, answerInvalidResponses, DEGRADED_AFTER, mayResend, type Outcome } from "../src/internal/pool/Resilience.js"
+import type { ConcreteKind } from "../src/internal/transport/OpenedTransport.js"
 
 const reset = new TransportFailure({ message: "read ECONNRESET", server: "s", code: "ECONNRESET" })
 const closed = new TransportFailure({ message: "Connection closed", server: "s", code: "CONNECTION_CLOSED", mayHaveRun: true })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ruleWarnings, suggestKey } from "@mcpctl/core/RuleCheck"
-import { parseSettingsText } from "@mcpctl/core/SettingsLoad"
+import { ruleWarnings, suggestKey } from "@mcpctl/core/internal/config/RuleCheck"
+import { parseSettingsText } from "@mcpctl/core/internal/config/SettingsLoad"
 import * as Either from "effect/Either"
 
 const servers = [{ name: "fs", originalName: "fs" }, { name: "my_server", originalName: "my.server" }]

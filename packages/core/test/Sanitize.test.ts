@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { sanitize, sanitizeAndCut, units } from "@mcpctl/core/Sanitize"
+import { sanitize, sanitizeAndCut, units } from "@mcpctl/core/internal/Sanitize"
 
 const ESC = "\x1b"
 

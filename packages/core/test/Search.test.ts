@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Everything, Host } from "@mcpctl/testing"
 import { McpConfig } from "@mcpctl/core/McpConfig"
-import { rank, stem, tokenize } from "@mcpctl/core/Search"
+import { rank, stem, tokenize } from "@mcpctl/core/internal/catalog/Search"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Effect from "effect/Effect"

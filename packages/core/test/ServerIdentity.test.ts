@@ -4,8 +4,8 @@ import type { ResolvedServer, ServerConfig } from "@mcpctl/core/ServerConfig"
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { legacyIdentity } from "../src/internal/PinFiles.js"
-import { resolveCommand, serverIdentity, urlIdentity } from "../src/internal/ServerIdentity.js"
+import { legacyIdentity } from "../src/internal/catalog/PinFiles.js"
+import { resolveCommand, serverIdentity, urlIdentity } from "../src/internal/config/ServerIdentity.js"
 
 const resolved = (config: ServerConfig, rawConfig?: ServerConfig, name = "a"): ResolvedServer => ({
   name, originalName: name, scope: "flag", source: "x", transport: "url" in config ? "http" : "stdio", config,

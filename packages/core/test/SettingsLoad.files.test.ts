@@ -6,8 +6,8 @@ import { execFileSync } from "node:child_process"
 import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
-import * as SettingsLoad from "../src/config/SettingsLoad.js"
-import { removeServerEntry } from "../src/config/SettingsFile.js"
+import * as SettingsLoad from "../src/internal/config/SettingsLoad.js"
+import { removeServerEntry } from "../src/internal/config/SettingsFile.js"
 
 const left = <A, E>(e: Either.Either<A, E>): E => {
   if (Either.isRight(e)) throw new Error(`expected Left, got ${JSON.stringify(e.right)}`)

@@ -5,7 +5,7 @@ import { homedir } from "node:os"
 import * as Path from "node:path"
 import type { ParsedSettings, ServerConfig } from "../src/config/ServerConfig.js"
 import { defaultLimits, transportOf } from "../src/config/ServerConfig.js"
-import * as SettingsLoad from "../src/config/SettingsLoad.js"
+import * as SettingsLoad from "../src/internal/config/SettingsLoad.js"
 import { left, right } from "./support/either.js"
 import { put, withDirs } from "./support/files.js"
 

@@ -1,6 +1,6 @@
 /** Shape on hostile structures: deep nesting, pretty-printed size, floods of empty items. */
 import { describe, expect, it } from "@effect/vitest"
-import { MAX_DEPTH, budgetChars, resultChars, shapeCallResult, shapeStructured } from "../src/content/Shape.js"
+import { MAX_DEPTH, budgetChars, resultChars, shapeCallResult, shapeStructured } from "../src/internal/content/Shape.js"
 import type { ContentItem } from "../src/content/ContentItem.js"
 
 describe("shaping hostile structures", () => {

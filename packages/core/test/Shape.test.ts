@@ -5,7 +5,7 @@ import {
   shapeCallResult,
   shapeStructured,
   truncateText
-} from "../src/content/Shape.js"
+} from "../src/internal/content/Shape.js"
 import { type ContentItem } from "../src/content/ContentItem.js"
 import { int, mulberry32, pick, type Rng } from "./support/random.js"
 

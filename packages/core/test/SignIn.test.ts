@@ -12,10 +12,10 @@ import {
   signInWhereNeeded,
   withInlineAuth
 } from "@mcpctl/core/SignIn"
-import { McpctlOAuthProvider } from "@mcpctl/core/TokenStore"
+import { McpctlOAuthProvider } from "@mcpctl/core/internal/auth/TokenStore"
 import { InMemory } from "@mcpctl/testing"
 import { ClientCredentialsProvider, CrossAppAccessProvider } from "@modelcontextprotocol/client"
-import { JwtBearerProvider } from "../src/auth/Grants.js"
+import { JwtBearerProvider } from "../src/internal/auth/Grants.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"

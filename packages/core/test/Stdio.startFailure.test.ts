@@ -8,8 +8,8 @@ import { Client } from "@modelcontextprotocol/client"
 import { Fixtures } from "@mcpctl/testing"
 import * as Effect from "effect/Effect"
 import type { StdioServerConfig } from "../src/config/ServerConfig.js"
-import { classifyConnectError } from "../src/pool/RequestErrors.js"
-import { openStdio } from "../src/transport/Stdio.js"
+import { classifyConnectError } from "../src/internal/pool/RequestErrors.js"
+import { openStdio } from "../src/internal/transport/Stdio.js"
 
 const connectFailure = (name: string, config: StdioServerConfig) =>
   Effect.gen(function* () {

@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { StdioServerConfig } from "../src/config/ServerConfig.js"
-import { openStdio, StdioChildTransport } from "../src/transport/Stdio.js"
+import { openStdio, StdioChildTransport } from "../src/internal/transport/Stdio.js"
 import { slow } from "./support/slow.js"
 
 const resolved = (name: string, config: StdioServerConfig) => Fixtures.server(name, config)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { closest, didYouMean, distance } from "@mcpctl/core/Suggest"
+import { closest, didYouMean, distance } from "@mcpctl/core/internal/Suggest"
 
 describe("did you mean", () => {
   it("counts edits, a swap of two neighbours as one, ignoring case", () => {

@@ -12,7 +12,7 @@ import {
   storeFile,
   updateStoredEffect,
   withIssuerEntry
-} from "../src/auth/TokenStore.js"
+} from "../src/internal/auth/TokenStore.js"
 import { leftovers, tmpHome } from "./support/files.js"
 
 const url = "https://x.dev/mcp"

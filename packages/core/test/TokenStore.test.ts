@@ -14,8 +14,8 @@ import {
   storeFile,
   updateStored,
   withIssuerEntry
-} from "../src/auth/TokenStore.js"
-import { redactSecrets } from "../src/Redact.js"
+} from "../src/internal/auth/TokenStore.js"
+import { redactSecrets } from "../src/internal/config/Redact.js"
 import { mode, tmpHome } from "./support/files.js"
 
 describe("TokenStore", () => {

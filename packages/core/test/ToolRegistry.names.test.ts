@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
-import { buildToolName } from "@mcpctl/core/Naming"
+import { buildToolName } from "@mcpctl/core/internal/Naming"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { InMemory } from "@mcpctl/testing"
 import * as Context from "effect/Context"

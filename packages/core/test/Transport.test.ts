@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type { RemoteServerConfig } from "../src/config/ServerConfig.js"
 import { Transport } from "../src/transport/Transport.js"
-import { WebSocketTransport } from "../src/transport/WebSocket.js"
+import { WebSocketTransport } from "../src/internal/transport/WebSocket.js"
 import { resolved } from "./support/remote.js"
 
 describe("Transport.layer", () => {

@@ -2,14 +2,14 @@ import { Everything } from "@mcpctl/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
-import { RequestTimeoutError } from "../src/transport/Http.js"
+import { RequestTimeoutError } from "../src/internal/transport/Http.js"
 import {
   isAuthError,
   isSessionExpired,
   isTerminalTransportError,
   shouldFallBackToSse,
   WebSocketHandshakeError
-} from "../src/transport/TransportErrors.js"
+} from "../src/internal/transport/TransportErrors.js"
 import { closeServer, connectError, listen } from "./support/remote.js"
 
 const { freePort } = Everything

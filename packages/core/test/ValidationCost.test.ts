@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { dataUnits, INLINE_WORK, MAX_INLINE_SCHEMA, runsInline, schemaWeight } from "../src/internal/validation/cost.js"
 import { canonical, makeEngine } from "../src/internal/schemaEngine/engine.mjs"
 import { checkInWorker, workersStarted } from "../src/internal/validation/workers.js"
-import { placeOf } from "../src/pool/SchemaValidator.js"
+import { placeOf } from "../src/internal/pool/SchemaValidator.js"
 import { slow } from "./support/slow.js"
 
 describe("schemaWeight", () => {

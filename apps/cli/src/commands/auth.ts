@@ -7,7 +7,7 @@ import {
   openInBrowser,
   remoteConfigOf,
   signIn
-} from "@mcpctl/core/Auth"
+} from "@mcpctl/core/internal/auth/OAuthFlow"
 import { findServer, unknownServerMessage } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ServerUnavailable, UsageError } from "@mcpctl/core/Errors"

@@ -2,7 +2,7 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { sanitizeAndCut } from "@mcpctl/core/Sanitize"
+import { sanitizeAndCut } from "@mcpctl/core/internal/Sanitize"
 import { setLogLevel } from "@mcpctl/core/Resources"
 import { withInlineAuth } from "@mcpctl/core/SignIn"
 import { isFinal, Tasks } from "@mcpctl/core/Tasks"

@@ -5,9 +5,9 @@
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import { explain as explainSettings, type Explained, type FieldExplained } from "@mcpctl/core/Explain"
+import { explain as explainSettings, type Explained, type FieldExplained } from "@mcpctl/core/internal/config/Explain"
 import { UsageError } from "@mcpctl/core/Errors"
-import { formatTitle } from "@mcpctl/core/HostFormats"
+import { formatTitle } from "@mcpctl/core/internal/config/HostFormats"
 import { unknownServerMessage } from "@mcpctl/core/ServerConfig"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

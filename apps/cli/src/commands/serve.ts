@@ -17,7 +17,7 @@ import * as Schema from "effect/Schema"
 import * as fs from "node:fs/promises"
 import * as Path from "node:path"
 import { serveMetrics } from "@mcpctl/core/Host"
-import { isLoopbackHost, parseListen } from "@mcpctl/core/HttpAccess"
+import { isLoopbackHost, parseListen } from "@mcpctl/core/internal/gateway/HttpAccess"
 import * as Flags from "../Flags.js"
 import { runOnHost, VERSION } from "../Host.js"
 import { err } from "../Render.js"
@@ -112,7 +112,7 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, pr
       // Loaded only now: the SDK's server side (with its HTTP framework) would otherwise be
       // loaded, and set up, by every command's cold start.
       const { Gateway } = yield* Effect.promise(() => import("@mcpctl/core/Gateway"))
-      const { readTokenFile, writeRunToken } = yield* Effect.promise(() => import("@mcpctl/core/HttpAccess"))
+      const { readTokenFile, writeRunToken } = yield* Effect.promise(() => import("@mcpctl/core/internal/gateway/HttpAccess"))
       const token = file === undefined ? undefined : yield* Effect.tryPromise({
         try: () => readTokenFile(Path.resolve(file)),
         catch: (e) => new UsageError({ message: `--token-file: ${e instanceof Error ? e.message : String(e)}`, cause: e })

@@ -1,7 +1,7 @@
 /** `mcpctl skills [SERVER…]` and `mcpctl skill SERVER NAME [FILE]` (the skills extension, SEP-2640). */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import { listAllSkills, readSkill } from "@mcpctl/core/Skills"
+import { listAllSkills, readSkill } from "@mcpctl/core/internal/catalog/Skills"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Flags from "../Flags.js"

@@ -10,9 +10,9 @@ import {
   projectHash,
   readProjectFiles,
   recordTrust
-} from "@mcpctl/core/ProjectTrust"
+} from "@mcpctl/core/internal/config/ProjectTrust"
 import type { ProjectTrustRequest } from "@mcpctl/core/ServerConfig"
-import { parseSettingsText, resolveHome } from "@mcpctl/core/SettingsLoad"
+import { parseSettingsText, resolveHome } from "@mcpctl/core/internal/config/SettingsLoad"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Path from "node:path"

@@ -6,7 +6,7 @@
  * newest file of a server of that name). Synchronous and forgiving: a file that cannot be read or
  * parsed adds nothing. Loads no Effect module: it runs at every Tab.
  */
-import { normalizeServerName, resolveHome, serverNamesIn, settingsFiles } from "@mcpctl/core/SettingsNames"
+import { normalizeServerName, resolveHome, serverNamesIn, settingsFiles } from "@mcpctl/core/internal/config/SettingsNames"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import * as Path from "node:path"
 import type { CachedTool, World, WorldSpot } from "./Complete.js"

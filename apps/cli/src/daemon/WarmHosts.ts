@@ -13,12 +13,12 @@
  * - a command that could ask a person (a terminal on stdin and stderr, `--auth`) is not run here:
  *   it dies with {@link NeedsTerminal} before anything happens and the client runs it itself.
  */
-import * as CatalogCache from "@mcpctl/core/CatalogCache"
+import * as CatalogCache from "@mcpctl/core/internal/catalog/CatalogCache"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Pins } from "@mcpctl/core/Pins"
-import { trustFile } from "@mcpctl/core/ProjectTrust"
-import { resolveHome, settingsFiles } from "@mcpctl/core/SettingsLoad"
+import { trustFile } from "@mcpctl/core/internal/config/ProjectTrust"
+import { resolveHome, settingsFiles } from "@mcpctl/core/internal/config/SettingsLoad"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"

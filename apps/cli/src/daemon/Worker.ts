@@ -18,7 +18,7 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as CoreHost from "@mcpctl/core/Host"
-import * as ProcessGroups from "@mcpctl/core/ProcessGroups"
+import * as ProcessGroups from "@mcpctl/core/internal/transport/ProcessGroups"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

@@ -20,18 +20,24 @@ import * as Layer from "effect/Layer"
 import { McpConfig } from "../config/McpConfig.js"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
-import { proxyFetch } from "../transport/Proxy.js"
-import { makeProvider, openInBrowser, remoteConfigOf, signIn } from "./Auth.js"
-import { grantProvider } from "./Grants.js"
-import { McpctlOAuthProvider } from "./TokenStore.js"
+import { proxyFetch } from "../internal/transport/Proxy.js"
+import { makeProvider, openInBrowser, remoteConfigOf, signIn } from "../internal/auth/OAuthFlow.js"
+import { grantProvider } from "../internal/auth/Grants.js"
+import { McpctlOAuthProvider } from "../internal/auth/TokenStore.js"
 
-/** At most this many browser sign-ins per server in one run (step-up included). */
+/**
+ * At most this many browser sign-ins per server in one run (step-up included).
+ * @since 0.1.0
+ */
 export const MAX_SIGN_INS = 3
 
 /** Stands in for a client registration while only finding out what a sign-in would ask for. */
 const PROBE_CLIENT_ID = "mcpctl-challenge-probe"
 
-/** What the SDK would have asked the authorization server for, had it been allowed to. */
+/**
+ * What the SDK would have asked the authorization server for, had it been allowed to.
+ * @since 0.1.0
+ */
 export interface Challenge {
   readonly scope: string | undefined
   readonly resourceMetadataUrl: URL | undefined
@@ -45,6 +51,7 @@ export interface Challenge {
  * and records the scope and resource metadata URL it would use. That is the only place the scope
  * of a step-up challenge (403 `insufficient_scope` on one request) is visible. No client is
  * registered on the way: a placeholder client stands in, and nothing of it is stored.
+ * @since 0.1.0
  */
 export class ChallengeRecordingProvider extends McpctlOAuthProvider {
   /** Set when the SDK reached the authorization step. */
@@ -92,17 +99,24 @@ export class ChallengeRecordingProvider extends McpctlOAuthProvider {
 /**
  * The provider of a server whose `oauth.grantType` needs no browser (`client_credentials`,
  * `jwt-bearer`, `cross-app-access`; Grants.ts), or undefined when its settings lack what it needs.
+ * @since 0.1.0
  */
 export const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider | undefined =>
   grantProvider(remoteConfigOf(server)?.oauth)
 
-/** Whether a server's OAuth is one of the grant modes without a browser. */
+/**
+ * Whether a server's OAuth is one of the grant modes without a browser.
+ * @since 0.1.0
+ */
 export const isMachineGrant = (server: ResolvedServer): boolean => {
   const grant = remoteConfigOf(server)?.oauth?.grantType
   return grant !== undefined && grant !== "authorization_code"
 }
 
-/** Options of `RemoteAuth.layer`. */
+/**
+ * Options of `RemoteAuth.layer`.
+ * @since 0.1.0
+ */
 export interface RemoteAuthOptions {
   /**
    * Whether a server that needs sign-in may get it inline (then the program retries). With it,
@@ -112,7 +126,10 @@ export interface RemoteAuthOptions {
   readonly inline: boolean
 }
 
-/** The per-run OAuth state of a host: providers per remote server, and what they saw. */
+/**
+ * The per-run OAuth state of a host: providers per remote server, and what they saw.
+ * @since 0.1.0
+ */
 export class RemoteAuth extends Context.Tag("@mcpctl/core/RemoteAuth")<
   RemoteAuth,
   {
@@ -131,7 +148,10 @@ export class RemoteAuth extends Context.Tag("@mcpctl/core/RemoteAuth")<
     Layer.effect(RemoteAuth, make(options))
 }
 
-/** Builds the service for one run. */
+/**
+ * Builds the service for one run.
+ * @since 0.1.0
+ */
 export const make = (options: RemoteAuthOptions) =>
   Effect.gen(function*() {
     const { home } = yield* McpConfig
@@ -170,7 +190,10 @@ const serverOf = (error: unknown): string | undefined => {
   return typeof s === "string" ? s : undefined
 }
 
-/** Whether a failure means "sign in to this server first" (pure). */
+/**
+ * Whether a failure means "sign in to this server first" (pure).
+ * @since 0.1.0
+ */
 export const authFailureServer = (error: unknown, needsSignIn: (server: string) => boolean): string | undefined => {
   const server = serverOf(error)
   if (server === undefined) return undefined
@@ -182,11 +205,15 @@ export const authFailureServer = (error: unknown, needsSignIn: (server: string) 
  * What makes two challenges the same for the loop guard of `withInlineAuth` (pure): the scope and
  * the issuer it would be granted by. The same scope at another issuer is a server that moved to
  * another authorization server (SEP-2352), which deserves a new sign-in.
+ * @since 0.1.0
  */
 export const challengeKey = (challenge: Challenge | undefined): string =>
   JSON.stringify([challenge?.issuer ?? "", challenge?.scope ?? ""])
 
-/** The error of one inline sign-in. */
+/**
+ * The error of one inline sign-in.
+ * @since 0.1.0
+ */
 export type SignInError = Effect.Effect.Error<ReturnType<typeof signIn>>
 
 /**
@@ -196,6 +223,7 @@ export type SignInError = Effect.Effect.Error<ReturnType<typeof signIn>>
  * after `MAX_SIGN_INS` sign-ins per server, or when a challenge repeats a scope already granted by
  * the same authorization server in this run (a server that will never be satisfied; the same scope
  * at another issuer is a server that moved).
+ * @since 0.1.0
  */
 export const withInlineAuth = <A, E, R>(
   program: Effect.Effect<A, E, R>
@@ -222,7 +250,10 @@ export const withInlineAuth = <A, E, R>(
     return yield* loop()
   })
 
-/** One inline sign-in, then the server's connection is dropped so the next use reconnects with the new tokens. */
+/**
+ * One inline sign-in, then the server's connection is dropped so the next use reconnects with the new tokens.
+ * @since 0.1.0
+ */
 export const signInServer = (name: string, challenge: Challenge | undefined) =>
   Effect.gen(function*() {
     const config = yield* McpConfig
@@ -246,6 +277,7 @@ export const signInServer = (name: string, challenge: Challenge | undefined) =>
  * A listing keeps going when a server fails, so its sign-in cannot hang off a failure: every
  * server the listing reports as needing sign-in gets one (one browser flow at a time), and the
  * caller lists again. Returns whether anything was attempted.
+ * @since 0.1.0
  */
 export const signInWhereNeeded = (errors: ReadonlyArray<{ readonly server: string; readonly status: string }>) =>
   Effect.gen(function*() {

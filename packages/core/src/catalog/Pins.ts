@@ -29,16 +29,22 @@ import type { ResolvedServer } from "../config/ServerConfig.js"
 import { ConfigError } from "../Errors.js"
 import { privateDir } from "../internal/files.js"
 import { sameStamp, type Stamp } from "../internal/JsonStore.js"
-import * as PinFiles from "../internal/PinFiles.js"
-import { serverIdentity } from "../internal/ServerIdentity.js"
+import * as PinFiles from "../internal/catalog/PinFiles.js"
+import { serverIdentity } from "../internal/config/ServerIdentity.js"
 
 // ---------------------------------------------------------------------------------------------
 // Definitions and hashes
 
-/** The parts of a tool definition that pinning covers (the name is the key it is stored under). */
+/**
+ * The parts of a tool definition that pinning covers (the name is the key it is stored under).
+ * @since 0.1.0
+ */
 export type PinnedDefinition = PinFiles.PinnedDefinition
 
-/** The pinned parts of a server's tool definition, as it sent them (descriptions uncut). */
+/**
+ * The pinned parts of a server's tool definition, as it sent them (descriptions uncut).
+ * @since 0.1.0
+ */
 export const definitionOf = (tool: Tool): PinnedDefinition => ({
   ...(tool.title !== undefined ? { title: tool.title } : {}),
   ...(tool.description !== undefined ? { description: tool.description } : {}),
@@ -47,30 +53,48 @@ export const definitionOf = (tool: Tool): PinnedDefinition => ({
   ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {})
 })
 
-/** JSON with object keys sorted at every level, so equal definitions hash equally whatever the key order. */
+/**
+ * JSON with object keys sorted at every level, so equal definitions hash equally whatever the key order.
+ * @since 0.1.0
+ */
 export const canonicalJson = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === "object" && !Array.isArray(v)
       ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
       : v)
 
-/** sha256 (hex) of a tool's name and pinned parts. */
+/**
+ * sha256 (hex) of a tool's name and pinned parts.
+ * @since 0.1.0
+ */
 export const definitionHash = (tool: Tool): string =>
   createHash("sha256").update(canonicalJson({ name: tool.name, ...definitionOf(tool) })).digest("hex")
 
 // ---------------------------------------------------------------------------------------------
 // One server's pins (pure updates)
 
-/** One pinned tool. */
+/**
+ * One pinned tool.
+ * @since 0.1.0
+ */
 export type PinEntry = PinFiles.PinEntry
 
-/** One server's pins. */
+/**
+ * One server's pins.
+ * @since 0.1.0
+ */
 export type ServerPins = PinFiles.ServerPins
 
-/** What pinning says of one tool: as pinned, new since, changed since, or not pinned at all. */
+/**
+ * What pinning says of one tool: as pinned, new since, changed since, or not pinned at all.
+ * @since 0.1.0
+ */
 export type PinState = "pinned" | "new" | "changed" | "off"
 
-/** The state of a definition (by hash) against a server's pins. Unknown tools are `new`: they are about to be recorded. */
+/**
+ * The state of a definition (by hash) against a server's pins. Unknown tools are `new`: they are about to be recorded.
+ * @since 0.1.0
+ */
 export const stateIn = (pins: ServerPins | undefined, tool: string, hash: string): PinState => {
   const entry = pins?.tools[tool]
   if (!entry) return "new"
@@ -78,19 +102,24 @@ export const stateIn = (pins: ServerPins | undefined, tool: string, hash: string
   return entry.new ? "new" : "pinned"
 }
 
-/** A definition to record: the server's tool name, its hash and pinned parts. */
+/**
+ * A definition to record: the server's tool name, its hash and pinned parts.
+ * @since 0.1.0
+ */
 export interface Seen {
   readonly name: string
   readonly hash: string
   readonly definition: PinnedDefinition
 }
 
+/** @since 0.1.0 */
 export const seenOf = (tool: Tool): Seen => ({ name: tool.name, hash: definitionHash(tool), definition: definitionOf(tool) })
 
 /**
  * Records what was never seen: every tool of a server seen for the first time (pinned as is),
  * tools that appeared since (pinned, marked `new`). Changed definitions are left as pinned: only
  * `trust` replaces them. Returns the same object when nothing was added.
+ * @since 0.1.0
  */
 export const observeIn = (pins: ServerPins | undefined, server: string, tools: ReadonlyArray<Seen>, now: number): ServerPins | undefined => {
   const fresh = tools.filter((t) => !pins?.tools[t.name])
@@ -104,7 +133,10 @@ export const observeIn = (pins: ServerPins | undefined, server: string, tools: R
   return { server, tools: { ...pins?.tools, ...added } }
 }
 
-/** Accepts the given definitions as they are now (changed ones replaced, `new` marks cleared). */
+/**
+ * Accepts the given definitions as they are now (changed ones replaced, `new` marks cleared).
+ * @since 0.1.0
+ */
 export const trustIn = (pins: ServerPins | undefined, server: string, tools: ReadonlyArray<Seen>, now: number): ServerPins => {
   const accepted = Object.fromEntries(tools.map((t) => [t.name, { hash: t.hash, definition: t.definition, at: now }]))
   return { server, tools: { ...pins?.tools, ...accepted } }
@@ -113,7 +145,10 @@ export const trustIn = (pins: ServerPins | undefined, server: string, tools: Rea
 // ---------------------------------------------------------------------------------------------
 // What changed (pure)
 
-/** One part of a definition that differs from its pin, with a few lines that show how. */
+/**
+ * One part of a definition that differs from its pin, with a few lines that show how.
+ * @since 0.1.0
+ */
 export interface PinChange {
   readonly part: "title" | "description" | "inputSchema" | "outputSchema" | "annotations"
   readonly lines: ReadonlyArray<string>
@@ -131,6 +166,7 @@ const clip = (text: string, max = MAX_FRAGMENT): string => (text.length > max ? 
  * Two texts as the part that differs with a little context on each side: `- "…old…"` and
  * `+ "…new…"` (common prefix and suffix cut), so a one-sentence injection in a long description
  * shows at once.
+ * @since 0.1.0
  */
 export const textDiff = (before: string, after: string): ReadonlyArray<string> => {
   let start = 0
@@ -150,7 +186,10 @@ export const textDiff = (before: string, after: string): ReadonlyArray<string> =
 
 const show = (v: unknown): string => (v === undefined ? "absent" : clip(canonicalJson(v), 60))
 
-/** The JSON paths at which two values differ (at most `MAX_PATHS`, then a count). */
+/**
+ * The JSON paths at which two values differ (at most `MAX_PATHS`, then a count).
+ * @since 0.1.0
+ */
 export const jsonDiff = (before: unknown, after: unknown): ReadonlyArray<string> => {
   const out: Array<string> = []
   let more = 0
@@ -171,7 +210,10 @@ export const jsonDiff = (before: unknown, after: unknown): ReadonlyArray<string>
   return out
 }
 
-/** What differs between a pinned definition and the current one, part by part. */
+/**
+ * What differs between a pinned definition and the current one, part by part.
+ * @since 0.1.0
+ */
 export const describeChanges = (before: PinnedDefinition, after: PinnedDefinition): ReadonlyArray<PinChange> => {
   const changes: Array<PinChange> = []
   if ((before.title ?? "") !== (after.title ?? "")) changes.push({ part: "title", lines: textDiff(before.title ?? "", after.title ?? "") })
@@ -186,7 +228,10 @@ export const describeChanges = (before: PinnedDefinition, after: PinnedDefinitio
   return changes
 }
 
-/** The message of a refused call to a changed tool: what changed, and the command that accepts it. */
+/**
+ * The message of a refused call to a changed tool: what changed, and the command that accepts it.
+ * @since 0.1.0
+ */
 export const changedMessage = (name: string, server: ResolvedServer, tool: string, changes: ReadonlyArray<PinChange>): string =>
   `${name} changed since it was pinned (${changes.map((c) => c.part).join(", ") || "definition"}); not run:\n` +
   changes.map((c) => `  ${c.part}:\n${c.lines.map((l) => `    ${l}`).join("\n")}`).join("\n") +
@@ -196,7 +241,10 @@ export const changedMessage = (name: string, server: ResolvedServer, tool: strin
 // ---------------------------------------------------------------------------------------------
 // The service
 
-/** Pinning as the registry uses it. */
+/**
+ * Pinning as the registry uses it.
+ * @since 0.1.0
+ */
 export class Pins extends Context.Tag("@mcpctl/core/Pins")<
   Pins,
   {

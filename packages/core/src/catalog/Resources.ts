@@ -9,28 +9,37 @@ import { ProtocolErrorCode } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type { ResolvedServer } from "../config/ServerConfig.js"
-import { ListKey } from "../pool/ConnectionLists.js"
+import { ListKey } from "../internal/pool/ConnectionLists.js"
 import { type Connection, ConnectionPool, request } from "../pool/ConnectionPool.js"
-import { type InputRelay, relayParams } from "../pool/InputRelay.js"
-import { type RequestError } from "../pool/RequestErrors.js"
+import { type InputRelay, relayParams } from "../internal/pool/InputRelay.js"
+import { type RequestError } from "../internal/pool/RequestErrors.js"
 import { type ContentItem, type FileContent } from "../content/ContentItem.js"
-import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
+import { type OutputWriteError, persistBinary, persistCallContent } from "../internal/content/Persist.js"
 import { type ServerUnavailable, UsageError } from "../Errors.js"
-import { didYouMean } from "../Suggest.js"
-import { collectPages } from "./Pagination.js"
+import { didYouMean } from "../internal/Suggest.js"
+import { collectPages } from "../internal/catalog/Pagination.js"
 import { HostClient } from "../internal/pool/hostClient.js"
 
-/** A resource with the server that offers it. */
+/**
+ * A resource with the server that offers it.
+ * @since 0.1.0
+ */
 export interface ServerResource extends Resource {
   readonly server: string
 }
 
-/** A resource template with the server that offers it. */
+/**
+ * A resource template with the server that offers it.
+ * @since 0.1.0
+ */
 export interface ServerResourceTemplate extends ResourceTemplateType {
   readonly server: string
 }
 
-/** A prompt with the server that offers it. */
+/**
+ * A prompt with the server that offers it.
+ * @since 0.1.0
+ */
 export interface ServerPrompt extends Prompt {
   readonly server: string
 }
@@ -82,25 +91,37 @@ const resourcesList = new ListKey<ReadonlyArray<ServerResource>>("resources", "r
 const templatesList = new ListKey<ReadonlyArray<ServerResourceTemplate>>("templates", "resources")
 const promptsList = new ListKey<ReadonlyArray<ServerPrompt>>("prompts", "prompts")
 
-/** A server's resources; empty when it does not offer resources. */
+/**
+ * A server's resources; empty when it does not offer resources.
+ * @since 0.1.0
+ */
 export const listResources = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "resources/list", (c): Effect.Effect<ReadonlyArray<ServerResource>, RequestError> =>
       c.capabilities?.resources ? c.lists.get(resourcesList, fetchResources(c)) : Effect.succeed([])))
 
-/** A server's resource templates; empty when it does not offer resources. */
+/**
+ * A server's resource templates; empty when it does not offer resources.
+ * @since 0.1.0
+ */
 export const listResourceTemplates = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "resources/templates/list", (c): Effect.Effect<ReadonlyArray<ServerResourceTemplate>, RequestError> =>
       c.capabilities?.resources ? c.lists.get(templatesList, fetchTemplates(c)) : Effect.succeed([])))
 
-/** A server's prompts; empty when it does not offer prompts. */
+/**
+ * A server's prompts; empty when it does not offer prompts.
+ * @since 0.1.0
+ */
 export const listPrompts = (server: string) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "prompts/list", (c): Effect.Effect<ReadonlyArray<ServerPrompt>, RequestError> =>
       c.capabilities?.prompts ? c.lists.get(promptsList, fetchPrompts(c)) : Effect.succeed([])))
 
-/** Reads one resource. */
+/**
+ * Reads one resource.
+ * @since 0.1.0
+ */
 export const readResource = (server: string, uri: string, relay?: InputRelay) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "resources/read", (c) =>
@@ -110,6 +131,7 @@ export const readResource = (server: string, uri: string, relay?: InputRelay) =>
 /**
  * Gets one prompt with its arguments filled in, unchecked (see {@link getPromptChecked}). With a
  * gateway's `relay`, a server's `input_required` answer is the result (pool/InputRelay.ts).
+ * @since 0.1.0
  */
 export const getPrompt = (server: string, name: string, args: Record<string, string>, relay?: InputRelay) =>
   Effect.flatMap(ConnectionPool, (pool) =>
@@ -124,7 +146,10 @@ export const getPrompt = (server: string, name: string, args: Record<string, str
 // Across servers
 // ---------------------------------------------------------------------------------------------
 
-/** A server that could not be listed: one entry per server, so one bad server never hides the rest. */
+/**
+ * A server that could not be listed: one entry per server, so one bad server never hides the rest.
+ * @since 0.1.0
+ */
 export interface ListFailure {
   readonly server: string
   readonly status: string
@@ -161,6 +186,7 @@ const gather = <A, E extends ServerUnavailable | RequestError, R>(
 /**
  * Resources and templates of many servers (default: all enabled) for `mcpctl resources`; a server
  * that fails is reported in `errors` once, even though both lists were asked of it.
+ * @since 0.1.0
  */
 export const listAllResources = (servers?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -179,6 +205,7 @@ export const listAllResources = (servers?: ReadonlyArray<string>) =>
 /**
  * Resources grouped by server name, the shape of the `mcp_resources` dictionary an agent host
  * hands to a model; servers that fail are left out (use {@link listAllResources} for why).
+ * @since 0.1.0
  */
 export const resourcesByServer = (servers?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -193,7 +220,10 @@ export const resourcesByServer = (servers?: ReadonlyArray<string>) =>
     return out
   })
 
-/** Prompts of many servers (default: all enabled), with one error entry per unusable server. */
+/**
+ * Prompts of many servers (default: all enabled), with one error entry per unusable server.
+ * @since 0.1.0
+ */
 export const listAllPrompts = (servers?: ReadonlyArray<string>) =>
   Effect.map(gather(servers, listPrompts), ({ errors, items }) => ({ prompts: items, errors }))
 
@@ -201,12 +231,18 @@ export const listAllPrompts = (servers?: ReadonlyArray<string>) =>
 // Reading with binaries as files
 // ---------------------------------------------------------------------------------------------
 
-/** One content of a read: text stays inline, a blob becomes a file descriptor. */
+/**
+ * One content of a read: text stays inline, a blob becomes a file descriptor.
+ * @since 0.1.0
+ */
 export type ReadContent =
   | { readonly uri: string; readonly mimeType?: string | undefined; readonly text: string }
   | (FileContent & { readonly uri: string })
 
-/** A read result safe to print: no base64 anywhere. */
+/**
+ * A read result safe to print: no base64 anywhere.
+ * @since 0.1.0
+ */
 export interface ReadResult {
   readonly server: string
   readonly uri: string
@@ -217,6 +253,7 @@ export interface ReadResult {
 /**
  * Reads a resource and writes each blob under `dir` (content-addressed, like call output), because
  * a terminal or a model can do nothing with base64 but a path is useful to both.
+ * @since 0.1.0
  */
 export const readResourceToFiles = Effect.fn("Resources.readResourceToFiles")(function*(
   server: string,
@@ -254,6 +291,7 @@ const describeArgs = (prompt: Prompt): string => {
  * Checks `args` against the prompt's declared arguments before asking the server, because servers
  * answer a missing or misspelled argument with an opaque validation error (or silently ignore it).
  * Pure; the error names the offending key and lists the declared ones.
+ * @since 0.1.0
  */
 export const checkPromptArguments = (
   prompt: Prompt,
@@ -282,7 +320,10 @@ export const checkPromptArguments = (
   return Either.right(args)
 }
 
-/** Parses `key=value` pairs as prompt arguments (prompt arguments are always strings). */
+/**
+ * Parses `key=value` pairs as prompt arguments (prompt arguments are always strings).
+ * @since 0.1.0
+ */
 export const parsePromptPairs = (pairs: ReadonlyArray<string>): Either.Either<Record<string, string>, UsageError> => {
   const out: Record<string, string> = {}
   for (const pair of pairs) {
@@ -293,7 +334,10 @@ export const parsePromptPairs = (pairs: ReadonlyArray<string>): Either.Either<Re
   return Either.right(out)
 }
 
-/** Finds a prompt by name on a server; an unknown name lists the server's prompts. */
+/**
+ * Finds a prompt by name on a server; an unknown name lists the server's prompts.
+ * @since 0.1.0
+ */
 export const findPrompt = (server: string, name: string) =>
   Effect.flatMap(listPrompts(server), (prompts) => {
     const prompt = prompts.find((p) => p.name === name)
@@ -308,7 +352,10 @@ export const findPrompt = (server: string, name: string) =>
       )
   })
 
-/** Gets a prompt after checking the arguments against its declaration (see {@link checkPromptArguments}). */
+/**
+ * Gets a prompt after checking the arguments against its declaration (see {@link checkPromptArguments}).
+ * @since 0.1.0
+ */
 export const getPromptChecked = Effect.fn("Resources.getPromptChecked")(function*(
   server: string,
   name: string,
@@ -320,7 +367,10 @@ export const getPromptChecked = Effect.fn("Resources.getPromptChecked")(function
   return { prompt, result }
 })
 
-/** One prompt message with binaries as files. */
+/**
+ * One prompt message with binaries as files.
+ * @since 0.1.0
+ */
 export interface PromptMessage {
   readonly role: "user" | "assistant"
   readonly content: ContentItem
@@ -329,6 +379,7 @@ export interface PromptMessage {
 /**
  * Writes images, audio and blob resources of prompt messages under `dir`, as `call` does for tool
  * results, so a prompt can be printed or handed on without base64.
+ * @since 0.1.0
  */
 export const persistPromptMessages = Effect.fn("Resources.persistPromptMessages")(function*(
   result: GetPromptResult,
@@ -348,7 +399,10 @@ export const persistPromptMessages = Effect.fn("Resources.persistPromptMessages"
 // Completion and logging
 // ---------------------------------------------------------------------------------------------
 
-/** What to complete: a prompt's argument, or a resource template's variable. */
+/**
+ * What to complete: a prompt's argument, or a resource template's variable.
+ * @since 0.1.0
+ */
 export type CompletionRef =
   | { readonly type: "ref/prompt"; readonly name: string }
   | { readonly type: "ref/resource"; readonly uri: string }
@@ -358,6 +412,7 @@ export type CompletionRef =
  * values while a user fills in a prompt or a template. `context` carries the arguments already
  * chosen, which servers use to narrow later ones. A server without the `completions` capability
  * answers with no values instead of an error.
+ * @since 0.1.0
  */
 export const complete = (
   server: string,
@@ -375,7 +430,10 @@ export const complete = (
         return r.completion
       })))
 
-/** The MCP log levels, least severe first (syslog order, as the spec defines them). */
+/**
+ * The MCP log levels, least severe first (syslog order, as the spec defines them).
+ * @since 0.1.0
+ */
 export const logLevels: ReadonlyArray<LoggingLevel> = [
   "debug",
   "info",
@@ -390,6 +448,7 @@ export const logLevels: ReadonlyArray<LoggingLevel> = [
 /**
  * True when a message at `level` should be shown at the chosen `threshold`. Filtering on the client
  * too, because servers without `logging/setLevel` send whatever they like.
+ * @since 0.1.0
  */
 export const levelAtLeast = (level: string, threshold: LoggingLevel): boolean => {
   const i = logLevels.indexOf(level as LoggingLevel)
@@ -400,6 +459,7 @@ export const levelAtLeast = (level: string, threshold: LoggingLevel): boolean =>
  * Tells a server which log level to send (`logging/setLevel`), once per connection; a server
  * without the `logging` capability is left alone (the request would be an error there). A
  * 2026-07-28 connection has no `logging/setLevel`: its requests name the level from now on.
+ * @since 0.1.0
  */
 export const setLogLevel = (server: string, level: LoggingLevel) =>
   Effect.flatMap(ConnectionPool, (pool) =>
@@ -421,10 +481,16 @@ const logLevelSet = Object.fromEntries(
   logLevels.map((level) => [level, new ListKey<unknown>(`logLevel:${level}`, undefined)])
 ) as Record<LoggingLevel, ListKey<unknown>>
 
-/** The MCP log level names. */
+/**
+ * The MCP log level names.
+ * @since 0.1.0
+ */
 export type LogLevel = LoggingLevel
 
-/** One server log message (`notifications/message`) with the server that sent it. */
+/**
+ * One server log message (`notifications/message`) with the server that sent it.
+ * @since 0.1.0
+ */
 export interface ServerLog {
   readonly server: string
   readonly level: LoggingLevel
@@ -436,6 +502,7 @@ export interface ServerLog {
  * A `configureClient` hook for `ConnectionPool.layerWith` that hands every server log message at
  * or above `threshold` to `write`. Without a handler the SDK drops them; a host decides where they
  * go (the CLI: stderr, so `--json` stdout stays clean).
+ * @since 0.1.0
  */
 export const forwardServerLogs =
   (threshold: LoggingLevel, write: (log: ServerLog) => void) => (client: Client, server: ResolvedServer): void => {

@@ -26,11 +26,15 @@ import { McpRequestError, type ServerUnavailable } from "../Errors.js"
 import { taskLog } from "../internal/taskLog.js"
 import { TASK_RESULT_KEY } from "../internal/pool/hostClient.js"
 import { ConnectionPool, request as poolRequest } from "../pool/ConnectionPool.js"
-import type { RequestError } from "../pool/RequestErrors.js"
+import type { RequestError } from "../internal/pool/RequestErrors.js"
 import { type CallOptions, type McpTool, ToolRegistry } from "./ToolRegistry.js"
 
-/** A task's states; the last three are final. */
+/**
+ * A task's states; the last three are final.
+ * @since 0.1.0
+ */
 export const TaskStatus = Schema.Literal("working", "input_required", "completed", "failed", "cancelled")
+/** @since 0.1.0 */
 export type TaskStatus = typeof TaskStatus.Type
 
 /** The protocol error a failed task ended with. */
@@ -54,14 +58,20 @@ const WireTask = Schema.Struct({
   inputRequests: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 })
 
-/** A task of a server. */
+/**
+ * A task of a server.
+ * @since 0.1.0
+ */
 export interface TaskInfo extends Omit<typeof WireTask.Type, "result"> {
   readonly server: string
   /** The tool's result, once the task `completed` (`isError` when the tool reported an error). */
   readonly result?: CallToolResult | undefined
 }
 
-/** Whether a task has ended (pure). */
+/**
+ * Whether a task has ended (pure).
+ * @since 0.1.0
+ */
 export const isFinal = (task: Pick<TaskInfo, "status">): boolean =>
   task.status === "completed" || task.status === "failed" || task.status === "cancelled"
 
@@ -80,7 +90,10 @@ const toTask = (server: string, method: string, raw: unknown): Effect.Effect<Tas
   }))
 }
 
-/** The task a `tools/call` result carries instead of a result, if it does (pure). */
+/**
+ * The task a `tools/call` result carries instead of a result, if it does (pure).
+ * @since 0.1.0
+ */
 export const taskOf = (server: string, result: CallToolResult): TaskInfo | undefined => {
   const raw = (result as Record<string, unknown>)[TASK_RESULT_KEY]
   if (raw === undefined) return undefined
@@ -88,17 +101,26 @@ export const taskOf = (server: string, result: CallToolResult): TaskInfo | undef
   return decoded._tag === "Right" ? { ...decoded.right, server } as TaskInfo : undefined
 }
 
-/** A task of {@link Tasks} `list`: with the tool that started it. */
+/**
+ * A task of {@link Tasks} `list`: with the tool that started it.
+ * @since 0.1.0
+ */
 export interface ListedTask extends TaskInfo {
   readonly tool: string
 }
 
-/** What a call the server may turn into a task gave: a result, or a task. */
+/**
+ * What a call the server may turn into a task gave: a result, or a task.
+ * @since 0.1.0
+ */
 export type Started =
   | { readonly _tag: "Result"; readonly tool: McpTool; readonly result: CallToolResult }
   | { readonly _tag: "Task"; readonly tool: McpTool; readonly task: TaskInfo }
 
-/** How long between two `tasks/get` of {@link wait}: the server's hint, within 100 ms – 5 s (pure). */
+/**
+ * How long between two `tasks/get` of {@link wait}: the server's hint, within 100 ms – 5 s (pure).
+ * @since 0.1.0
+ */
 export const pollDelay = (task: Pick<TaskInfo, "pollIntervalMs">, fallbackMs = 1_000): Duration.Duration =>
   Duration.millis(Math.min(5_000, Math.max(100, task.pollIntervalMs ?? fallbackMs)))
 
@@ -115,6 +137,7 @@ const request = (pool: ConnectionPool["Type"], server: string, method: string, p
       idempotent: method === "tasks/get"
     }), { idempotent: method === "tasks/get" })
 
+/** @since 0.1.0 */
 export class Tasks extends Context.Tag("@mcpctl/core/Tasks")<
   Tasks,
   {

@@ -15,38 +15,77 @@ import { makeCalling } from "../internal/catalog/toolCalling.js"
 import { makeListing } from "../internal/catalog/toolListing.js"
 import * as Tools from "../internal/catalog/tools.js"
 import { Permission } from "../permission/Permission.js"
-import * as CacheHints from "../pool/CacheHints.js"
+import * as CacheHints from "../internal/pool/CacheHints.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
-import type { RequestError } from "../pool/RequestErrors.js"
+import type { RequestError } from "../internal/pool/RequestErrors.js"
 import { Pins } from "./Pins.js"
 
-/** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
+/**
+ * One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities.
+ * @since 0.1.0
+ */
 export type McpTool = Tools.McpTool
-/** A ranked tool of `ToolRegistry.search`. */
+/**
+ * A ranked tool of `ToolRegistry.search`.
+ * @since 0.1.0
+ */
 export type SearchResult = Tools.SearchResult
-/** A server whose tools could not be listed, as `tools --json` reports it. */
+/**
+ * A server whose tools could not be listed, as `tools --json` reports it.
+ * @since 0.1.0
+ */
 export type ListError = Tools.ListError
-/** Options of one call. */
+/**
+ * Options of one call.
+ * @since 0.1.0
+ */
 export type CallOptions = Tools.CallOptions
-/** What a call can fail with. */
+/**
+ * What a call can fail with.
+ * @since 0.1.0
+ */
 export type CallError = Tools.CallError
-/** A server's tools after the name check: the callable ones, and those that share one qualified name. */
+/**
+ * A server's tools after the name check: the callable ones, and those that share one qualified name.
+ * @since 0.1.0
+ */
 export type IndexedTools = Tools.IndexedTools
 
-/** The `_meta` key of a server's output-size hint (characters; Claude Code reads the same key). */
+/**
+ * The `_meta` key of a server's output-size hint (characters; Claude Code reads the same key).
+ * @since 0.1.0
+ */
 export const RESULT_SIZE_META = Tools.RESULT_SIZE_META
-/** The most a server's hint may raise a tool's output budget to, in characters. */
+/**
+ * The most a server's hint may raise a tool's output budget to, in characters.
+ * @since 0.1.0
+ */
 export const MAX_RESULT_CHARS_HINT = Tools.MAX_RESULT_CHARS_HINT
-/** Wraps a server's tool definition as an `McpTool` (pure). */
+/**
+ * Wraps a server's tool definition as an `McpTool` (pure).
+ * @since 0.1.0
+ */
 export const toMcpTool = Tools.toMcpTool
-/** Splits a server's tools into callable ones and collisions (pure); see `indexTools` in the catalogue. */
+/**
+ * Splits a server's tools into callable ones and collisions (pure); see `indexTools` in the catalogue.
+ * @since 0.1.0
+ */
 export const indexTools = Tools.indexTools
-/** Deny rules naming one tool of a server that none of its listed tools matches (pure). */
+/**
+ * Deny rules naming one tool of a server that none of its listed tools matches (pure).
+ * @since 0.1.0
+ */
 export const unmatchedDenies = Tools.unmatchedDenies
-/** The message for tools that share one qualified name. */
+/**
+ * The message for tools that share one qualified name.
+ * @since 0.1.0
+ */
 export const collisionMessage = Tools.collisionMessage
 
-/** Host built-in tools and MCP tools in one pool: built-ins win a name conflict, reported. */
+/**
+ * Host built-in tools and MCP tools in one pool: built-ins win a name conflict, reported.
+ * @since 0.1.0
+ */
 export const mergeToolPools = <B extends { readonly name: string }>(
   builtins: ReadonlyArray<B>,
   mcpTools: ReadonlyArray<McpTool>
@@ -64,6 +103,7 @@ export const mergeToolPools = <B extends { readonly name: string }>(
   return { tools: [...builtins, ...kept], conflicts }
 }
 
+/** @since 0.1.0 */
 export class ToolRegistry extends Context.Tag("@mcpctl/core/ToolRegistry")<
   ToolRegistry,
   {

@@ -4,9 +4,12 @@
  * leaf `Suggest`, so every stage can depend on it without a cycle.
  */
 import * as Schema from "effect/Schema"
-import { didYouMean } from "../Suggest.js"
+import { didYouMean } from "../internal/Suggest.js"
 
-/** OAuth options of a remote server (pre-registered client, scopes, fixed callback port, grant modes, DPoP). */
+/**
+ * OAuth options of a remote server (pre-registered client, scopes, fixed callback port, grant modes, DPoP).
+ * @since 0.1.0
+ */
 export const OAuthOptions = Schema.Struct({
   clientId: Schema.optional(Schema.String),
   clientSecret: Schema.optional(Schema.String),
@@ -51,6 +54,7 @@ export const OAuthOptions = Schema.Struct({
   idTokenFile: Schema.optional(Schema.String),
   idTokenEnv: Schema.optional(Schema.String)
 })
+/** @since 0.1.0 */
 export type OAuthOptions = typeof OAuthOptions.Type
 
 /**
@@ -58,15 +62,21 @@ export type OAuthOptions = typeof OAuthOptions.Type
  * 2026-07-28 (no `initialize`; `server/discover`, per-request `_meta`), `legacy` the 2025-era
  * `initialize` handshake (2025-11-25, 06-18, 03-26), `auto` (the default) probes once and
  * remembers the verdict in `$MCPCTL_HOME/eras.json`.
+ * @since 0.1.0
  */
 export const Protocol = Schema.Literal("auto", "modern", "legacy")
+/** @since 0.1.0 */
 export type Protocol = typeof Protocol.Type
 
-/** Per-tool settings of a server, keyed by the server's own tool name. */
+/**
+ * Per-tool settings of a server, keyed by the server's own tool name.
+ * @since 0.1.0
+ */
 export const ToolSettings = Schema.Struct({
   /** Output budget of this tool's calls, in tokens; overrides the server's and any `_meta` hint. */
   maxOutputTokens: Schema.optional(Schema.Number)
 })
+/** @since 0.1.0 */
 export type ToolSettings = typeof ToolSettings.Type
 
 /**
@@ -90,7 +100,10 @@ const catalogFields = {
   protocol: Schema.optional(Protocol)
 }
 
-/** A local server: a child process speaking JSON-RPC over stdin/stdout. */
+/**
+ * A local server: a child process speaking JSON-RPC over stdin/stdout.
+ * @since 0.1.0
+ */
 export const StdioServerConfig = Schema.Struct({
   type: Schema.optional(Schema.Literal("stdio")),
   command: Schema.String,
@@ -103,9 +116,13 @@ export const StdioServerConfig = Schema.Struct({
   disabled: Schema.optional(Schema.Boolean),
   ...catalogFields
 })
+/** @since 0.1.0 */
 export type StdioServerConfig = typeof StdioServerConfig.Type
 
-/** A remote server over Streamable HTTP, SSE or WebSocket. No `type`: decided from the URL. */
+/**
+ * A remote server over Streamable HTTP, SSE or WebSocket. No `type`: decided from the URL.
+ * @since 0.1.0
+ */
 export const RemoteServerConfig = Schema.Struct({
   type: Schema.optional(Schema.Literal("http", "sse", "ws")),
   url: Schema.String,
@@ -117,22 +134,33 @@ export const RemoteServerConfig = Schema.Struct({
   oauth: Schema.optional(OAuthOptions),
   ...catalogFields
 })
+/** @since 0.1.0 */
 export type RemoteServerConfig = typeof RemoteServerConfig.Type
 
+/** @since 0.1.0 */
 export const ServerConfig = Schema.Union(StdioServerConfig, RemoteServerConfig)
+/** @since 0.1.0 */
 export type ServerConfig = typeof ServerConfig.Type
 
-/** Where a setting came from, lowest to highest precedence. */
+/**
+ * Where a setting came from, lowest to highest precedence.
+ * @since 0.1.0
+ */
 export const Scope = Schema.Literal("user", "project", "local", "flag", "adhoc")
+/** @since 0.1.0 */
 export type Scope = typeof Scope.Type
 
 /**
  * How a server is reached. `auto` is a `url` without `type` whose path does not end in `/sse`:
  * Streamable HTTP first, SSE when the first POST answers 4xx.
+ * @since 0.1.0
  */
 export type TransportKind = "stdio" | "http" | "sse" | "ws" | "auto"
 
-/** One server after merge and expansion: what the pool connects to. */
+/**
+ * One server after merge and expansion: what the pool connects to.
+ * @since 0.1.0
+ */
 export interface ResolvedServer {
   /** Normalized name, `[A-Za-z0-9_-]` only; the `<server>` of `mcp__<server>__<tool>`. */
   readonly name: string
@@ -154,7 +182,10 @@ export interface ResolvedServer {
   readonly unresolved?: { readonly message: string; readonly path: string } | undefined
 }
 
-/** Permission rules of every scope, combined; each rule remembers its file for messages. */
+/**
+ * Permission rules of every scope, combined; each rule remembers its file for messages.
+ * @since 0.1.0
+ */
 export interface PermissionRules {
   readonly allow: ReadonlyArray<string>
   readonly ask: ReadonlyArray<string>
@@ -177,7 +208,10 @@ export interface PermissionRules {
   } | undefined
 }
 
-/** Knobs read from the environment (docs/CLI.md, Environment), with their defaults applied. */
+/**
+ * Knobs read from the environment (docs/CLI.md, Environment), with their defaults applied.
+ * @since 0.1.0
+ */
 export interface Limits {
   /** `MCP_TIMEOUT`: connect timeout per server, ms. */
   readonly connectTimeoutMs: number
@@ -198,6 +232,7 @@ export interface Limits {
   readonly startupGraceMs?: number | undefined
 }
 
+/** @since 0.1.0 */
 export const defaultLimits: Limits = {
   connectTimeoutMs: 30_000,
   toolTimeoutMs: undefined,
@@ -207,10 +242,16 @@ export const defaultLimits: Limits = {
   maxResponseBytes: 32 * 1024 * 1024
 }
 
-/** The environment as loading sees it; injectable so tests never touch `process.env`. */
+/**
+ * The environment as loading sees it; injectable so tests never touch `process.env`.
+ * @since 0.1.0
+ */
 export type Env = Readonly<Record<string, string | undefined>>
 
-/** Inputs of `load`: everything the CLI flags and the process contribute, all optional. */
+/**
+ * Inputs of `load`: everything the CLI flags and the process contribute, all optional.
+ * @since 0.1.0
+ */
 export interface LoadOptions {
   /** The project directory (`--cwd`); defaults to the current directory. */
   readonly cwd?: string
@@ -236,7 +277,10 @@ export interface LoadOptions {
   readonly trustProject?: boolean | undefined
 }
 
-/** What trusting a project would start and apply, for `LoadOptions.askTrust` (see `ProjectTrust.ts`). */
+/**
+ * What trusting a project would start and apply, for `LoadOptions.askTrust` (see `ProjectTrust.ts`).
+ * @since 0.1.0
+ */
 export interface ProjectTrustRequest {
   readonly dir: string
   /** The hash of the files' contents that trust is remembered for. */
@@ -247,6 +291,7 @@ export interface ProjectTrustRequest {
 /**
  * A VS Code `inputs` entry that servers of a `--config` file use (`${input:id}`): its value comes
  * from the variable `MCPCTL_INPUT_<ID>`, else it is asked on a terminal (`LoadOptions.askInput`).
+ * @since 0.1.0
  */
 export interface HostInput {
   readonly id: string
@@ -261,7 +306,10 @@ export interface HostInput {
   readonly declared: boolean
 }
 
-/** One settings file after parsing and decoding, before merge and `${VAR}` expansion. */
+/**
+ * One settings file after parsing and decoding, before merge and `${VAR}` expansion.
+ * @since 0.1.0
+ */
 export interface ParsedSettings {
   readonly servers: ReadonlyArray<{ readonly name: string; readonly config: ServerConfig }>
   readonly permissions: PermissionRules
@@ -270,14 +318,20 @@ export interface ParsedSettings {
   readonly inputs?: ReadonlyArray<HostInput> | undefined
 }
 
-/** A parsed file tagged with where it came from, the input of `mergeSettings`. */
+/**
+ * A parsed file tagged with where it came from, the input of `mergeSettings`.
+ * @since 0.1.0
+ */
 export interface ScopedSettings {
   readonly scope: Scope
   readonly source: string
   readonly settings: ParsedSettings
 }
 
-/** A merged server before expansion: the whole entry of the highest scope that defines it. */
+/**
+ * A merged server before expansion: the whole entry of the highest scope that defines it.
+ * @since 0.1.0
+ */
 export interface MergedServer {
   readonly name: string
   readonly originalName: string
@@ -286,7 +340,10 @@ export interface MergedServer {
   readonly config: ServerConfig
 }
 
-/** The merged settings the host runs on: the shape of the `McpConfig` service. */
+/**
+ * The merged settings the host runs on: the shape of the `McpConfig` service.
+ * @since 0.1.0
+ */
 export interface Settings {
   readonly servers: ReadonlyArray<ResolvedServer>
   readonly permissions: PermissionRules
@@ -299,7 +356,10 @@ export interface Settings {
   readonly warnings: ReadonlyArray<string>
 }
 
-/** Inputs of `McpConfig.layerStatic`. */
+/**
+ * Inputs of `McpConfig.layerStatic`.
+ * @since 0.1.0
+ */
 export interface StaticOptions {
   readonly servers?: Readonly<Record<string, ServerConfig>>
   readonly permissions?: Partial<PermissionRules>
@@ -312,17 +372,24 @@ export interface StaticOptions {
 /**
  * The one message for server names that are not configured (a typo on the command line, a tool
  * name with a wrong server part): it lists what is configured and how to add one.
+ * @since 0.1.0
  */
 export const unknownServerMessage = (names: ReadonlyArray<string>, servers: ReadonlyArray<ResolvedServer>): string =>
   `No server named ${names.map((n) => `"${n}"`).join(", ")}.${
     names.length === 1 ? didYouMean(names[0]!, servers.map((s) => s.name)) : ""
   } Configured: ${servers.map((s) => s.name).join(", ") || "none"}. \`mcpctl servers\` lists them; add one with \`mcpctl add NAME -- COMMAND ARGS…\`.`
 
-/** A server by its normalized name or by the name as written in the settings. */
+/**
+ * A server by its normalized name or by the name as written in the settings.
+ * @since 0.1.0
+ */
 export const findServer = (servers: ReadonlyArray<ResolvedServer>, name: string): ResolvedServer | undefined =>
   servers.find((s) => s.name === name) ?? servers.find((s) => s.originalName === name)
 
-/** The transport a server uses; `auto` lets the pool try Streamable HTTP then fall back to SSE. */
+/**
+ * The transport a server uses; `auto` lets the pool try Streamable HTTP then fall back to SSE.
+ * @since 0.1.0
+ */
 export function transportOf(config: ServerConfig): TransportKind {
   if ("command" in config) return "stdio"
   if (config.type) return config.type

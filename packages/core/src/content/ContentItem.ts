@@ -5,7 +5,10 @@
  */
 import type { ContentBlock } from "@modelcontextprotocol/client"
 
-/** A binary item after persistence: what a reader needs to open the file, never the base64. */
+/**
+ * A binary item after persistence: what a reader needs to open the file, never the base64.
+ * @since 0.1.0
+ */
 export interface FileContent {
   readonly type: "file"
   readonly path: string
@@ -16,10 +19,16 @@ export interface FileContent {
   readonly annotations?: unknown
 }
 
-/** A content item as the CLI and library hand it on: the SDK's blocks, or a persisted file. */
+/**
+ * A content item as the CLI and library hand it on: the SDK's blocks, or a persisted file.
+ * @since 0.1.0
+ */
 export type ContentItem = ContentBlock | FileContent
 
-/** The parts of a call result that the budget covers (a `CallToolResult` fits). */
+/**
+ * The parts of a call result that the budget covers (a `CallToolResult` fits).
+ * @since 0.1.0
+ */
 export interface ShapeInput {
   readonly content?: ReadonlyArray<ContentItem>
   /**

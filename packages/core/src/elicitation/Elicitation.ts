@@ -27,18 +27,24 @@ import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as readline from "node:readline/promises"
-import { checkUrlToOpen, openInBrowser } from "../auth/Auth.js"
-import { sanitize } from "../content/Sanitize.js"
+import { checkUrlToOpen, openInBrowser } from "../internal/auth/OAuthFlow.js"
+import { sanitize } from "../internal/Sanitize.js"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 
 // ---------------------------------------------------------------------------------------------
 // Shapes and pure logic
 // ---------------------------------------------------------------------------------------------
 
-/** The client capability a host with elicitation declares (SDK 1.32 shape: form and URL modes). */
+/**
+ * The client capability a host with elicitation declares (SDK 1.32 shape: form and URL modes).
+ * @since 0.1.0
+ */
 export const capabilities = { elicitation: { form: {}, url: {} } } as const
 
-/** One field of a form request (the spec's restricted JSON Schema: primitives and enums). */
+/**
+ * One field of a form request (the spec's restricted JSON Schema: primitives and enums).
+ * @since 0.1.0
+ */
 export interface FieldSchema {
   readonly type?: string
   readonly title?: string
@@ -51,13 +57,19 @@ export interface FieldSchema {
   readonly maximum?: number
 }
 
-/** The form's schema: flat properties and which of them are required. */
+/**
+ * The form's schema: flat properties and which of them are required.
+ * @since 0.1.0
+ */
 export interface FormSchema {
   readonly properties?: Readonly<Record<string, FieldSchema>>
   readonly required?: ReadonlyArray<string>
 }
 
-/** One `elicitation/create` of a server, in either mode. */
+/**
+ * One `elicitation/create` of a server, in either mode.
+ * @since 0.1.0
+ */
 export type ElicitationRequest =
   | {
     readonly mode: "form"
@@ -73,13 +85,22 @@ export type ElicitationRequest =
     readonly elicitationId: string
   }
 
-/** The answer sent back: accept (with content for a form), decline or cancel. */
+/**
+ * The answer sent back: accept (with content for a form), decline or cancel.
+ * @since 0.1.0
+ */
 export type ElicitationAnswer = ElicitResult
 
-/** Asks someone else (a gateway's client) a server's `elicitation/create`. */
+/**
+ * Asks someone else (a gateway's client) a server's `elicitation/create`.
+ * @since 0.1.0
+ */
 export type Asker = (params: ElicitRequest["params"]) => Promise<ElicitationAnswer>
 
-/** A step a refused tool call (-32042) asks the user to complete in the browser. */
+/**
+ * A step a refused tool call (-32042) asks the user to complete in the browser.
+ * @since 0.1.0
+ */
 export interface UrlStep {
   readonly url: string
   readonly message: string
@@ -90,7 +111,10 @@ export interface UrlStep {
  * `--yes` without a terminal: accept with every default; decline when a required field has no
  * default (pure, tested).
  */
-/** The required fields of a form that have no default: what `--yes` cannot answer (pure). */
+/**
+ * The required fields of a form that have no default: what `--yes` cannot answer (pure).
+ * @since 0.1.0
+ */
 export const requiredWithoutDefault = (schema: FormSchema): ReadonlyArray<string> =>
   (schema.required ?? []).filter((k) => schema.properties?.[k]?.default === undefined)
 
@@ -99,6 +123,7 @@ export const requiredWithoutDefault = (schema: FormSchema): ReadonlyArray<string
  * `elicitation/create` handler so the request ends at the first such round: in the 2026-07-28
  * era the tool call fails with this message instead of looping to the round limit; in the 2025
  * era the server gets it as the error answer to its `elicitation/create`.
+ * @since 0.1.0
  */
 export class UnanswerableForm extends Error {
   constructor(readonly server: string, readonly fields: ReadonlyArray<string>, readonly schema: FormSchema) {
@@ -113,6 +138,7 @@ export class UnanswerableForm extends Error {
   }
 }
 
+/** @since 0.1.0 */
 export const acceptWithDefaults = (schema: FormSchema): ElicitationAnswer => {
   const content: Record<string, string | number | boolean | Array<string>> = {}
   for (const [key, field] of Object.entries(schema.properties ?? {})) {
@@ -128,6 +154,7 @@ const choicesOf = (field: FieldSchema): ReadonlyArray<unknown> | undefined =>
 /**
  * One typed answer from text: numbers, booleans and enum members are checked so the server gets
  * what its schema asked for (pure, tested). `undefined` means "not a valid answer".
+ * @since 0.1.0
  */
 export const parseAnswer = (field: FieldSchema, text: string): unknown => {
   const t = text.trim()
@@ -156,7 +183,10 @@ export const parseAnswer = (field: FieldSchema, text: string): unknown => {
   }
 }
 
-/** The SDK's request as an `ElicitationRequest` of `server` (pure). */
+/**
+ * The SDK's request as an `ElicitationRequest` of `server` (pure).
+ * @since 0.1.0
+ */
 export const fromSdkRequest = (request: ElicitRequest, server: string): ElicitationRequest => {
   const params = request.params
   return params.mode === "url"
@@ -168,7 +198,10 @@ export const fromSdkRequest = (request: ElicitRequest, server: string): Elicitat
 // Port
 // ---------------------------------------------------------------------------------------------
 
-/** How a host answers: the policy a layer supplies. */
+/**
+ * How a host answers: the policy a layer supplies.
+ * @since 0.1.0
+ */
 export interface Answerer {
   /** Answers one `elicitation/create`. */
   readonly answer: (request: ElicitationRequest) => Effect.Effect<ElicitationAnswer>
@@ -191,10 +224,16 @@ export interface Answerer {
   readonly endsUnanswerable?: boolean | undefined
 }
 
-/** How long a URL step of a refused call may take before the call is sent again anyway (ms). */
+/**
+ * How long a URL step of a refused call may take before the call is sent again anyway (ms).
+ * @since 0.1.0
+ */
 export const URL_STEP_WAIT_MS = 120_000
 
-/** Answers servers' elicitations and completes the URL steps of refused calls. */
+/**
+ * Answers servers' elicitations and completes the URL steps of refused calls.
+ * @since 0.1.0
+ */
 export class Elicitation extends Context.Tag("@mcpctl/core/Elicitation")<
   Elicitation,
   {
@@ -243,7 +282,10 @@ export class Elicitation extends Context.Tag("@mcpctl/core/Elicitation")<
   )
 }
 
-/** Builds the service from a policy: handlers per client and the completions seen so far. */
+/**
+ * Builds the service from a policy: handlers per client and the completions seen so far.
+ * @since 0.1.0
+ */
 export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
   Effect.gen(function*() {
     const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
@@ -364,13 +406,19 @@ const withDefaults: Answerer = {
   endsUnanswerable: true
 }
 
-/** Options of {@link onTerminal}. */
+/**
+ * Options of {@link onTerminal}.
+ * @since 0.1.0
+ */
 export interface TerminalOptions {
   /** Accept forms with their defaults instead of asking (`--yes` on a terminal); URLs are still confirmed. */
   readonly formDefaults?: boolean | undefined
 }
 
-/** Asks on a terminal: `input` is read, questions and notes are written to `output`. */
+/**
+ * Asks on a terminal: `input` is read, questions and notes are written to `output`.
+ * @since 0.1.0
+ */
 export const onTerminal = (
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,

@@ -22,14 +22,14 @@ import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import { McpConfig } from "../config/McpConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
-import { outputBudget } from "../content/Budget.js"
-import { shapeCallResult } from "../content/Shape.js"
-import { toAnnotations } from "../catalog/Annotations.js"
+import { outputBudget } from "../internal/content/Budget.js"
+import { shapeCallResult } from "../internal/content/Shape.js"
+import { toAnnotations } from "../internal/catalog/Annotations.js"
 import { Pins } from "../catalog/Pins.js"
-import { ServerNotices } from "../catalog/ServerNotices.js"
-import { CALL_TOOL, metaTools, SEARCH_TOOLS, searchLimit, searchResult } from "./ToolSearch.js"
+import { ServerNotices } from "../internal/catalog/ServerNotices.js"
+import { CALL_TOOL, metaTools, SEARCH_TOOLS, searchLimit, searchResult } from "../internal/gateway/ToolSearch.js"
 import { Permission } from "../permission/Permission.js"
-import { redactText } from "../Redact.js"
+import { redactText } from "../internal/config/Redact.js"
 import { UsageError } from "../Errors.js"
 import {
   getPrompt,
@@ -42,24 +42,28 @@ import {
   protocolError,
   readRouted,
   toProtocolError
-} from "./GatewayRequests.js"
+} from "../internal/gateway/GatewayRequests.js"
 import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
-import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gatewayHttp.js"
-import { indexPrompts, indexResources, promptName, upstreamPromptName } from "./GatewayCatalog.js"
-import { headerParams } from "./ParamHeaders.js"
-import { askerOf, asOurs, refusalMessage, relayOf } from "./GatewayRelay.js"
-import { makeGatewayNotices, type NoticeContext } from "./GatewayNotices.js"
+import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gateway/gatewayHttp.js"
+import { indexPrompts, indexResources, promptName, upstreamPromptName } from "../internal/gateway/GatewayCatalog.js"
+import { headerParams } from "../internal/gateway/ParamHeaderCheck.js"
+import { askerOf, asOurs, refusalMessage, relayOf } from "../internal/gateway/GatewayRelay.js"
+import { makeGatewayNotices, type NoticeContext } from "../internal/gateway/GatewayNotices.js"
 import { LOCAL_SETTINGS_FILE } from "../permission/Permission.js"
 import * as Path from "node:path"
 import { type Asker, Elicitation } from "../elicitation/Elicitation.js"
-import { type InputRelay, isInputRequired } from "../pool/InputRelay.js"
+import { type InputRelay, isInputRequired } from "../internal/pool/InputRelay.js"
 
-/** How the gateway introduces itself. */
+/**
+ * How the gateway introduces itself.
+ * @since 0.1.0
+ */
 export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
 
 /**
  * A catalogue entry as the gateway lists it: the qualified name (or `name`, the server's own with
  * `--names upstream`), the server's annotations.
+ * @since 0.1.0
  */
 export const toListedTool = (tool: McpTool, name: string = tool.name): Tool => ({
   name,
@@ -81,7 +85,10 @@ const errorResult = (message: string): CallToolResult => ({
   content: [{ type: "text", text: redactText(message) }]
 })
 
-/** What a gateway lists. */
+/**
+ * What a gateway lists.
+ * @since 0.1.0
+ */
 export interface GatewayOptions {
   /**
    * The deferred catalogue (ToolSearch.ts): `tools/list` gives `search_tools` and `call_tool`
@@ -96,7 +103,10 @@ export interface GatewayOptions {
   readonly names?: "mcpctl" | "upstream" | undefined
 }
 
-/** Whether a gateway with `options` serves the one enabled server under its own names (pure). */
+/**
+ * Whether a gateway with `options` serves the one enabled server under its own names (pure).
+ * @since 0.1.0
+ */
 export const servesUpstreamNames = (options: GatewayOptions, enabledServers: number): boolean =>
   options.names === "upstream" && enabledServers === 1
 
@@ -115,6 +125,7 @@ interface GatewayBuild extends GatewayOptions {
  * Builds the gateway server. Tools denied by the rules are not listed at all, nor tools whose
  * definition changed since it was pinned (until trusted); asks are decided by whatever Prompter
  * the Permission layer was built with (`serve` has no terminal: `--yes` or deny).
+ * @since 0.1.0
  */
 export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*() {
   const registry = yield* ToolRegistry
@@ -299,6 +310,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
 /**
  * Calls `notify` whenever the catalogue may have changed, while the scope lasts: a server's list
  * changed (or it went away), or a tool was trusted from another process (`mcpctl trust`).
+ * @since 0.1.0
  */
 export const watchCatalog = (notify: CatalogNotify) => Effect.gen(function*() {
   const pool = yield* ConnectionPool
@@ -354,17 +366,24 @@ const progressTo = (
 // Serving
 // ---------------------------------------------------------------------------------------------
 
-/** What building a gateway needs: the host's services. */
+/**
+ * What building a gateway needs: the host's services.
+ * @since 0.1.0
+ */
 export type GatewayRequirements = ToolRegistry | Permission | McpConfig | ConnectionPool
 
 /**
  * Options of `Gateway.layerHttp`: a port on 127.0.0.1 (0 picks a free one) or a Unix `socket`,
  * the bearer `token` (default: a random one per run on a port, none on a socket), and the
  * session cap, idle time and body limit.
+ * @since 0.1.0
  */
 export type HttpOptions = HttpServeOptions
 
-/** A gateway being served; it stops when the layer's scope closes. */
+/**
+ * A gateway being served; it stops when the layer's scope closes.
+ * @since 0.1.0
+ */
 export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
   Gateway,
   {

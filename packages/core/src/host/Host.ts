@@ -18,21 +18,24 @@ import * as EffectLogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import { Pins } from "../catalog/Pins.js"
 import { forwardServerLogs, type LogLevel, type ServerLog } from "../catalog/Resources.js"
-import { ServerNotices } from "../catalog/ServerNotices.js"
+import { ServerNotices } from "../internal/catalog/ServerNotices.js"
 import { ToolRegistry } from "../catalog/ToolRegistry.js"
-import { sanitize } from "../content/Sanitize.js"
+import { sanitize } from "../internal/Sanitize.js"
 import { McpConfig } from "../config/McpConfig.js"
 import { Elicitation } from "../elicitation/Elicitation.js"
 import * as ElicitationModule from "../elicitation/Elicitation.js"
 import { Permission, Prompter, RuleWriter } from "../permission/Permission.js"
 import { ConnectionPool, type PoolOptions } from "../pool/ConnectionPool.js"
 import { RemoteAuth, type RemoteAuthOptions } from "../auth/SignIn.js"
-import * as ProcessGroups from "../transport/ProcessGroups.js"
+import * as ProcessGroups from "../internal/transport/ProcessGroups.js"
 import { Transport } from "../transport/Transport.js"
 import { parseTraceparent } from "../internal/traceContext.js"
 import * as Path from "node:path"
 
-/** What a host chooses; everything but the settings has a default fit for tests and scripts. */
+/**
+ * What a host chooses; everything but the settings has a default fit for tests and scripts.
+ * @since 0.1.0
+ */
 export interface HostOptions<E = never> {
   /** The settings: `McpConfig.layer(...)` (settings files) or `McpConfig.layerStatic(...)` (code). */
   readonly config: Layer.Layer<McpConfig, E>
@@ -72,12 +75,16 @@ export interface HostOptions<E = never> {
   readonly pins?: Layer.Layer<Pins, never, McpConfig> | false | undefined
 }
 
-/** The services a host provides (and `Pins`, unless `pins: false`). */
+/**
+ * The services a host provides (and `Pins`, unless `pins: false`).
+ * @since 0.1.0
+ */
 export type HostServices = ToolRegistry | ConnectionPool | Permission | McpConfig | RemoteAuth | ServerNotices
 
 /**
  * Every core service over the options. Settings are read once, when the layer builds; the pool
  * and its connections live as long as the layer's scope.
+ * @since 0.1.0
  */
 export const layer = <E>(options: HostOptions<E>): Layer.Layer<HostServices, E> => {
   const remoteAuth = RemoteAuth.layer(options.signIn ?? { inline: false })
@@ -148,7 +155,10 @@ const poolOptions = (
 // Logs
 // ---------------------------------------------------------------------------------------------
 
-/** Effect's log level for an MCP log level (`--log-level`): notice is info, the gravest are fatal (pure). */
+/**
+ * Effect's log level for an MCP log level (`--log-level`): notice is info, the gravest are fatal (pure).
+ * @since 0.1.0
+ */
 export const effectLogLevel = (level: LogLevel): EffectLogLevel.LogLevel => {
   switch (level) {
     case "debug":
@@ -172,6 +182,7 @@ const sanitizeLogInput = (input: unknown): unknown =>
  * Effect's logs on stderr at `level` and above: the default and the pretty logger (both write to
  * stdout, where `--json` documents and a stdio gateway's JSON-RPC stream go) are replaced.
  * Messages go through the `Console` service's `error`, so a swapped console receives them.
+ * @since 0.1.0
  */
 export const layerLogger = (level: EffectLogLevel.LogLevel): Layer.Layer<never> =>
   // One layer, both references set on the fiber that builds it (a merge would set them on
@@ -191,7 +202,10 @@ export const layerLogger = (level: EffectLogLevel.LogLevel): Layer.Layer<never> 
 // Traces
 // ---------------------------------------------------------------------------------------------
 
-/** Where spans go, from the standard OpenTelemetry variables; undefined when tracing is off. */
+/**
+ * Where spans go, from the standard OpenTelemetry variables; undefined when tracing is off.
+ * @since 0.1.0
+ */
 export interface TracingSettings {
   /** The traces endpoint itself. */
   readonly url: string
@@ -201,7 +215,10 @@ export interface TracingSettings {
   readonly parent?: { readonly traceparent: string; readonly tracestate?: string }
 }
 
-/** `k=v,k2=v2` (values percent-encoded) as headers; malformed pairs are skipped (pure). */
+/**
+ * `k=v,k2=v2` (values percent-encoded) as headers; malformed pairs are skipped (pure).
+ * @since 0.1.0
+ */
 export const parseOtlpHeaders = (text: string | undefined): Record<string, string> => {
   const headers: Record<string, string> = {}
   for (const pair of (text ?? "").split(",")) {
@@ -222,6 +239,7 @@ export const parseOtlpHeaders = (text: string | undefined): Record<string, strin
  * `…_TRACES_HEADERS`, `OTEL_SERVICE_NAME`; `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`
  * turns tracing off. `TRACEPARENT` / `TRACESTATE` (W3C values) make the run's spans part of the
  * caller's trace.
+ * @since 0.1.0
  */
 export const tracingSettings = (env: Readonly<Record<string, string | undefined>>): TracingSettings | undefined => {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined
@@ -265,6 +283,7 @@ const readTracingSettings = Effect.map(
  * The Prometheus text endpoint (`GET /metrics`: tool calls, failed calls and their duration, by
  * server and tool) on `host:port` while the scope lasts; succeeds with its URL. The exporter
  * (OpenTelemetry's `PrometheusExporter`) is loaded only here.
+ * @since 0.1.0
  */
 export const serveMetrics = (options: { readonly host: string; readonly port: number; readonly serviceVersion?: string }) =>
   Effect.flatMap(
@@ -276,6 +295,7 @@ export const serveMetrics = (options: { readonly host: string; readonly port: nu
  * Spans exported over OTLP/HTTP (JSON) when the OpenTelemetry variables name an endpoint; else
  * nothing at all: the exporter module is imported only when tracing is on. The last spans are
  * sent when the layer's scope closes (at most 1 s). Failed exports are dropped.
+ * @since 0.1.0
  */
 export const layerTracing = (options: { readonly serviceVersion?: string } = {}): Layer.Layer<never> =>
   Layer.unwrapEffect(Effect.gen(function*() {

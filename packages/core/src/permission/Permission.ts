@@ -10,22 +10,28 @@ import * as Layer from "effect/Layer"
 import * as readline from "node:readline"
 import { McpConfig } from "../config/McpConfig.js"
 import { type PermissionRules } from "../config/ServerConfig.js"
-import { addPermissionRule } from "../config/SettingsFile.js"
-import { scopeFile } from "../config/SettingsLoad.js"
-import { keepingTrust } from "../config/ProjectTrust.js"
+import { addPermissionRule } from "../internal/config/SettingsFile.js"
+import { scopeFile } from "../internal/config/SettingsLoad.js"
+import { keepingTrust } from "../internal/config/ProjectTrust.js"
 import { type ConfigError, PermissionDenied } from "../Errors.js"
-import { fullToolName, PREFIX, SEPARATOR } from "../catalog/Naming.js"
-import { sanitize } from "../content/Sanitize.js"
-import { foldedEquals, foldedStartsWith } from "./NameFold.js"
+import { fullToolName, PREFIX, SEPARATOR } from "../internal/Naming.js"
+import { sanitize } from "../internal/Sanitize.js"
+import { foldedEquals, foldedStartsWith } from "../internal/permission/NameFold.js"
 
 // ---------------------------------------------------------------------------------------------
 // Pure rule logic
 // ---------------------------------------------------------------------------------------------
 
-/** What happens to a call; `ask` is also the answer when no rule matches. */
+/**
+ * What happens to a call; `ask` is also the answer when no rule matches.
+ * @since 0.1.0
+ */
 export type Behavior = "allow" | "ask" | "deny"
 
-/** A behavior and the rule that produced it, so messages and `tools --json` can name the rule. */
+/**
+ * A behavior and the rule that produced it, so messages and `tools --json` can name the rule.
+ * @since 0.1.0
+ */
 export interface Decision {
   readonly behavior: Behavior
   /** The matching rule; undefined when no rule matched (the default ask). */
@@ -37,6 +43,7 @@ export interface Decision {
  * (`mcp__<server>`, `mcp__<server>__*`, `mcp__<server>__<tool>`) plus a trailing `*` that matches
  * any rest of the name (`mcp__fs__read*`). Matching is exact otherwise: rules are written by
  * people, and a rule that silently matched more than it says would be a security surprise.
+ * @since 0.1.0
  */
 export const ruleMatches = (rule: string, toolName: string): boolean => {
   if (rule.endsWith("*")) return toolName.startsWith(rule.slice(0, -1))
@@ -48,7 +55,10 @@ export const ruleMatches = (rule: string, toolName: string): boolean => {
   return false
 }
 
-/** Which tool a name stands for: its server and the tool's own name, as the server spells it. */
+/**
+ * Which tool a name stands for: its server and the tool's own name, as the server spells it.
+ * @since 0.1.0
+ */
 export interface ToolIdentity {
   readonly server: string
   readonly tool: string
@@ -58,6 +68,7 @@ export interface ToolIdentity {
  * A deny rule against a tool by folded names (`NameFold`): case, separators, invisible
  * characters and look-alike letters do not escape it. `mcp__fs__` (a trailing `__`) denies the
  * whole server, as its writer meant.
+ * @since 0.1.0
  */
 export const denyMatchesFolded = (rule: string, identity: ToolIdentity): boolean => {
   if (!rule.startsWith(PREFIX)) return false
@@ -89,6 +100,7 @@ const serverOf = (toolName: string): string | undefined => {
  *
  * With the tool's identity, rules also match its full unshortened name (a rule written from a
  * 70-character name still matches the 64-character one), and deny rules match look-alikes.
+ * @since 0.1.0
  */
 export const decide = (rules: PermissionRules, toolName: string, identity?: ToolIdentity): Decision => {
   const names = identity ? [toolName, fullToolName(identity.server, identity.tool)] : [toolName]
@@ -108,6 +120,7 @@ export const decide = (rules: PermissionRules, toolName: string, identity?: Tool
  * The deny rule that covers every tool of `server`, if one does (`mcp__<server>`,
  * `mcp__<server>__*`, `mcp__*`, look-alikes folded): such a server's resources and prompts are
  * not used either.
+ * @since 0.1.0
  */
 export const serverDenyRule = (rules: PermissionRules, server: string): string | undefined =>
   rules.deny.find((rule) => coversServer(rule, server))
@@ -132,7 +145,10 @@ const coversServer = (rule: string, server: string): boolean => {
 // Ports
 // ---------------------------------------------------------------------------------------------
 
-/** What a server says about a tool; shown when asking, never trusted to decide anything. */
+/**
+ * What a server says about a tool; shown when asking, never trusted to decide anything.
+ * @since 0.1.0
+ */
 export interface ToolAnnotations {
   readonly readOnly?: boolean | undefined
   readonly destructive?: boolean | undefined
@@ -140,7 +156,10 @@ export interface ToolAnnotations {
   readonly title?: string | undefined
 }
 
-/** Everything a person needs to judge one call. */
+/**
+ * Everything a person needs to judge one call.
+ * @since 0.1.0
+ */
 export interface PermissionRequest {
   /** Fully-qualified name, `mcp__<server>__<tool>`: what rules match against. */
   readonly tool: string
@@ -154,12 +173,14 @@ export interface PermissionRequest {
 /**
  * A person's answer. `unavailable` means nobody could be asked (no terminal, stdin closed): the
  * call then fails with a message naming the rule to add, instead of a bare "no".
+ * @since 0.1.0
  */
 export type PromptAnswer = "once" | "always" | "no" | "unavailable"
 
 /**
  * Asks a person about one call. A port because how to ask depends on where we run (terminal,
  * `--yes`, a script, an embedding application); the CLI picks the layer, not this module.
+ * @since 0.1.0
  */
 export class Prompter extends Context.Tag("@mcpctl/core/Prompter")<
   Prompter,
@@ -186,6 +207,7 @@ export class Prompter extends Context.Tag("@mcpctl/core/Prompter")<
  * Persists an "always" answer as an allow rule in the local scope
  * (`.mcpctl/settings.local.json`). A port so Permission stays free of file handling;
  * `layerLocalSettings` backs it with the settings editor (comments kept, atomic writes).
+ * @since 0.1.0
  */
 export class RuleWriter extends Context.Tag("@mcpctl/core/RuleWriter")<
   RuleWriter,
@@ -239,6 +261,7 @@ const prettyArgs = (args: unknown): string => {
 /**
  * The text shown before asking: tool, server, annotations and arguments, all escaped. Exported so
  * other front ends (and tests) show the same thing.
+ * @since 0.1.0
  */
 export const renderRequest = (request: PermissionRequest): string => {
   const { annotations: a } = request
@@ -280,6 +303,7 @@ const parseAnswer = (line: string): "once" | "always" | "no" | undefined => {
 /**
  * The terminal prompt over any pair of streams, so it can be driven by tests or by an embedding
  * application's own TTY. Ctrl-C is re-raised as SIGINT; end of input answers `unavailable`.
+ * @since 0.1.0
  */
 export const askOnTerminal = (
   request: PermissionRequest,
@@ -325,12 +349,16 @@ export const askOnTerminal = (
 // Service
 // ---------------------------------------------------------------------------------------------
 
-/** Where "always" answers go and where the user is told to add allow rules. */
+/**
+ * Where "always" answers go and where the user is told to add allow rules.
+ * @since 0.1.0
+ */
 export const LOCAL_SETTINGS_FILE = ".mcpctl/settings.local.json"
 
 /**
  * The gate every tool call passes through (CLI `call`, `serve`, library users). Deny rules are
  * absolute: no prompter answer, `--yes` or session approval can override them.
+ * @since 0.1.0
  */
 export class Permission extends Context.Tag("@mcpctl/core/Permission")<
   Permission,
@@ -363,7 +391,10 @@ export class Permission extends Context.Tag("@mcpctl/core/Permission")<
   })
 }
 
-/** Builds the service from the merged rules, a prompter and a rule writer. */
+/**
+ * Builds the service from the merged rules, a prompter and a rule writer.
+ * @since 0.1.0
+ */
 export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter | RuleWriter> = Effect.gen(
   function*() {
     const config = yield* McpConfig

@@ -16,21 +16,22 @@ import * as Runtime from "effect/Runtime"
 import { McpConfig } from "../config/McpConfig.js"
 import { type Protocol, type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
-import { type ConcreteKind } from "../transport/OpenedTransport.js"
+import { type ConcreteKind } from "../internal/transport/OpenedTransport.js"
 import { Transport } from "../transport/Transport.js"
-import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges, type SharedLists } from "./ConnectionLists.js"
-import type { Era } from "./EraCache.js"
+import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges, type SharedLists } from "../internal/pool/ConnectionLists.js"
+import type { Era } from "../internal/pool/EraCache.js"
 import { handshake } from "../internal/pool/handshake.js"
 import { listensTo, notificationShortcut, withTasksExtension } from "../internal/pool/hostClient.js"
 import { request as driver, type RequestOptions } from "../internal/pool/request.js"
 import { defaultTracer } from "../internal/traceContext.js"
-import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "./NeedsAuthCache.js"
-import { isTerminal, type RequestError } from "./RequestErrors.js"
-import { afterRequest, answerInvalidResponses, mayResend, type Outcome } from "./Resilience.js"
+import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "../internal/pool/NeedsAuthCache.js"
+import { isTerminal, type RequestError } from "../internal/pool/RequestErrors.js"
+import { afterRequest, answerInvalidResponses, mayResend, type Outcome } from "../internal/pool/Resilience.js"
 
 /**
  * Sends one SDK request over a connection as an Effect (for `run`'s `use`): interruption cancels
  * it on the server, failures are typed (`RequestError`).
+ * @since 0.1.0
  */
 export const request: <A>(
   connection: Connection,
@@ -39,10 +40,16 @@ export const request: <A>(
   options?: RequestOptions
 ) => Effect.Effect<A, RequestError> = driver
 
-/** How mcpctl introduces itself in `initialize`. */
+/**
+ * How mcpctl introduces itself in `initialize`.
+ * @since 0.1.0
+ */
 export const clientInfo: Implementation = { name: "mcpctl", version: "0.1.0" }
 
-/** A connected server: the SDK client plus what `initialize` told us. */
+/**
+ * A connected server: the SDK client plus what `initialize` told us.
+ * @since 0.1.0
+ */
 export interface Connection {
   readonly server: ResolvedServer
   readonly client: Client
@@ -66,7 +73,10 @@ export interface Connection {
   readonly eraByTimeout?: boolean | undefined
 }
 
-/** Options of one request through the pool. */
+/**
+ * Options of one request through the pool.
+ * @since 0.1.0
+ */
 export interface RunOptions {
   /**
    * Sending the request twice is harmless, so a request lost with its connection is sent once
@@ -76,7 +86,10 @@ export interface RunOptions {
   readonly idempotent?: boolean | undefined
 }
 
-/** What `servers` reports for one server. */
+/**
+ * What `servers` reports for one server.
+ * @since 0.1.0
+ */
 export type ServerState =
   | { readonly status: "connected"; readonly server: ResolvedServer; readonly connection: Connection }
   | {
@@ -87,14 +100,21 @@ export type ServerState =
   }
   | { readonly status: "pending" | "disabled"; readonly server: ResolvedServer }
 
-/** Something changed on a server: caches built on it must be dropped or refreshed. */
+/**
+ * Something changed on a server: caches built on it must be dropped or refreshed.
+ * @since 0.1.0
+ */
 export type PoolEvent =
   | { readonly _tag: "Closed"; readonly server: string }
   | { readonly _tag: "ListChanged"; readonly server: string; readonly list: ListKind }
 
+/** @since 0.1.0 */
 export type { RequestOptions }
 
-/** Library knobs of the pool beyond the settings' limits. */
+/**
+ * Library knobs of the pool beyond the settings' limits.
+ * @since 0.1.0
+ */
 export interface PoolOptions {
   /**
    * How long an unused connection stays open. Default: forever (the CLI's runs are short; an
@@ -138,11 +158,15 @@ export interface PoolOptions {
  * timeout (MCP_TIMEOUT) but at least 3 s; never more than the connect timeout. A user who raises
  * MCP_TIMEOUT for a slow machine or server gets a probe that waits in proportion: a fixed 3 s
  * probe that times out on a loaded machine sends a modern server `initialize` instead.
+ * @since 0.1.0
  */
 export const probeTimeout = (probeTimeoutMs: number | undefined, connectTimeoutMs: number): number =>
   Math.min(probeTimeoutMs ?? Math.max(3_000, Math.round(connectTimeoutMs / 10)), connectTimeoutMs)
 
-/** One live connection per server; status of all of them. */
+/**
+ * One live connection per server; status of all of them.
+ * @since 0.1.0
+ */
 export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
   ConnectionPool,
   {
@@ -216,7 +240,10 @@ interface ConnectionRecord extends Connection {
   failures: number
 }
 
-/** Builds a pool over the configured servers. */
+/**
+ * Builds a pool over the configured servers.
+ * @since 0.1.0
+ */
 export function make(options: PoolOptions) {
   return Effect.gen(function*() {
     const config = yield* McpConfig

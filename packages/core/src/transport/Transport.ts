@@ -10,11 +10,14 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { ServerUnavailable } from "../Errors.js"
-import { openRemote } from "./Http.js"
-import type { ConcreteKind, OpenedTransport } from "./OpenedTransport.js"
-import { openStdio } from "./Stdio.js"
+import { openRemote } from "../internal/transport/Http.js"
+import type { ConcreteKind, OpenedTransport } from "../internal/transport/OpenedTransport.js"
+import { openStdio } from "../internal/transport/Stdio.js"
 
-/** Knobs of the real transports that do not come from the settings file. */
+/**
+ * Knobs of the real transports that do not come from the settings file.
+ * @since 0.1.0
+ */
 export interface TransportOptions {
   /** The OAuth provider for a remote server, if it has one (Auth.ts builds it). */
   readonly authProviderFor?: ((server: ResolvedServer) => OAuthClientProvider | undefined) | undefined
@@ -29,6 +32,7 @@ export interface TransportOptions {
 /**
  * The real `open`: stdio in its own process group, everything else over the network. A kind that
  * does not fit the entry (a `url` entry opened as stdio) is a `ServerUnavailable`, not a crash.
+ * @since 0.1.0
  */
 export const make = (
   options: TransportOptions = {}
@@ -59,7 +63,10 @@ const mismatch = (server: ResolvedServer, kind: ConcreteKind) =>
     }.`
   })
 
-/** Opens transports for servers. Tests swap `layer` for in-memory or faulty transports. */
+/**
+ * Opens transports for servers. Tests swap `layer` for in-memory or faulty transports.
+ * @since 0.1.0
+ */
 export class Transport extends Context.Tag("@mcpctl/core/Transport")<
   Transport,
   {
@@ -75,6 +82,9 @@ export class Transport extends Context.Tag("@mcpctl/core/Transport")<
   static layerWith = (options: TransportOptions) => Layer.succeed(this, make(options))
 }
 
-/** The kinds to try for a server, in order: `auto` is Streamable HTTP, then SSE on a 4xx. */
+/**
+ * The kinds to try for a server, in order: `auto` is Streamable HTTP, then SSE on a 4xx.
+ * @since 0.1.0
+ */
 export const candidateKinds = (server: ResolvedServer): ReadonlyArray<ConcreteKind> =>
   server.transport === "auto" ? ["http", "sse"] : [server.transport]

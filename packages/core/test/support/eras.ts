@@ -5,7 +5,7 @@
  */
 import type { PoolOptions } from "@mcpctl/core/ConnectionPool"
 import { Elicitation } from "@mcpctl/core/Elicitation"
-import { eraCacheFile } from "@mcpctl/core/EraCache"
+import { eraCacheFile } from "@mcpctl/core/internal/pool/EraCache"
 import * as CoreHost from "@mcpctl/core/Host"
 import type { Limits, ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { Transport } from "@mcpctl/core/Transport"

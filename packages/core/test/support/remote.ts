@@ -6,7 +6,7 @@ import { once } from "node:events"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import type { RemoteServerConfig } from "../../src/config/ServerConfig.js"
-import { openRemote } from "../../src/transport/Http.js"
+import { openRemote } from "../../src/internal/transport/Http.js"
 
 export const listen = async (handler: http.RequestListener): Promise<{ server: http.Server; url: string }> => {
   const server = http.createServer(handler)

@@ -5,14 +5,14 @@
  */
 import type { Icon, Tool } from "@modelcontextprotocol/client"
 import type { ConfigError, PermissionDenied, ServerUnavailable, ToolChanged, ToolTimeout, UsageError } from "../../Errors.js"
-import { toolHints } from "../../catalog/Annotations.js"
-import { buildToolName, parseToolName, PREFIX, truncateDescription } from "../../catalog/Naming.js"
+import { toolHints } from "./Annotations.js"
+import { buildToolName, parseToolName, PREFIX, truncateDescription } from "../Naming.js"
 import { definitionHash, type PinState } from "../../catalog/Pins.js"
 import { decide, denyMatchesFolded } from "../../permission/Permission.js"
-import * as CacheHints from "../../pool/CacheHints.js"
-import { ListKey } from "../../pool/ConnectionLists.js"
-import type { InputRelay } from "../../pool/InputRelay.js"
-import type { RequestError } from "../../pool/RequestErrors.js"
+import * as CacheHints from "../pool/CacheHints.js"
+import { ListKey } from "../pool/ConnectionLists.js"
+import type { InputRelay } from "../pool/InputRelay.js"
+import type { RequestError } from "../pool/RequestErrors.js"
 
 /** One MCP tool as the host sees it: qualified name, annotations mapped to host capabilities. */
 export interface McpTool {

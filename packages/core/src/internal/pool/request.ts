@@ -7,7 +7,7 @@
  */
 import type { Client } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
-import { classifyRequestFailure, type RequestError } from "../../pool/RequestErrors.js"
+import { classifyRequestFailure, type RequestError } from "./RequestErrors.js"
 import { defaultTracer, traceMetaOf, withTraceMeta } from "../traceContext.js"
 
 /** What the driver needs of a connection. */

@@ -7,7 +7,7 @@
  * this process's timers alone: the watchdog is told to SIGKILL the group at the same deadline
  * (`ProcessGroups.killAt`), so a host whose event loop is blocked still leaves nothing behind.
  */
-import { groupExists, killAt, scanFresh, signalGroup, startTime } from "../../transport/ProcessGroups.js"
+import { groupExists, killAt, scanFresh, signalGroup, startTime } from "./ProcessGroups.js"
 
 /** When each signal is sent, ms after the end began. */
 export interface Escalation {
