@@ -139,7 +139,8 @@ describe("the packed packages, installed as a user installs them", () => {
       const files = new Set(packed[name]!.files.map((f) => f.path))
       expect([...files].filter((f) => f !== "package.json" && !f.startsWith("dist/")), name).toEqual([])
       for (const [key, entry] of exportsOf(join(root, dir))) {
-        if (typeof entry === "string") continue
+        // `./internal/*` has only the repository's condition: nothing of it ships.
+        if (typeof entry === "string" || key.includes("*")) continue
         expect(files.has(entry.types.slice(2)), `${name} ${key} types ${entry.types}`).toBe(true)
         expect(files.has(entry.default.slice(2)), `${name} ${key} default ${entry.default}`).toBe(true)
         expect(files.has(entry["@mcpctl/source"].slice(2)), `${name} ${key} source`).toBe(false)
@@ -210,7 +211,7 @@ describe("the packed packages, installed as a user installs them", () => {
 const resolved = {}
 for (const name of ["@mcpctl/core", "@mcpctl/testing"]) {
   const pkg = JSON.parse(readFileSync(new URL("./node_modules/" + name + "/package.json", import.meta.url), "utf8"))
-  for (const key of Object.keys(pkg.exports)) {
+  for (const key of Object.keys(pkg.exports).filter((key) => !key.includes("*"))) {
     const specifier = name + key.slice(1)
     resolved[specifier] = import.meta.resolve(specifier)
     if (key !== "./package.json") await import(specifier)
@@ -218,7 +219,8 @@ for (const name of ["@mcpctl/core", "@mcpctl/testing"]) {
 }
 const failure = (specifier) => import(specifier).then(() => "loaded", (error) => error.code)
 const { Effect } = await import("effect")
-const { downsizeImage } = await import("@mcpctl/core/internal/content/ImageResize")
+// ImageResize is internal (not exported): its shipped file, by path, still says what is missing.
+const { downsizeImage } = await import(new URL("./node_modules/@mcpctl/core/dist/internal/content/ImageResize.js", import.meta.url).href)
 const { echoServer } = await import("@mcpctl/testing/Fixtures")
 console.log(JSON.stringify({
   resolved,
@@ -238,7 +240,7 @@ console.log(JSON.stringify({
     }
     for (const [name, dir] of [["@mcpctl/core", "packages/core"], ["@mcpctl/testing", "packages/testing"]] as const) {
       const installed = join(consumer, "node_modules", name)
-      for (const [key, entry] of exportsOf(join(root, dir))) {
+      for (const [key, entry] of exportsOf(join(root, dir)).filter(([key]) => !key.includes("*"))) {
         const target = typeof entry === "string" ? entry : entry.default
         expect(out.resolved[name + key.slice(1)]).toBe(pathToFileURL(join(installed, target)).href)
       }
