@@ -12,7 +12,7 @@ const schema = {
 }
 const headersOf = (h: Record<string, string>) => (name: string) => h[name]
 
-describe("ParamHeaders", () => {
+describe("ParamHeaderCheck", () => {
   it("finds header-bound arguments along properties chains only", () => {
     expect(headerParams(schema)).toEqual([
       { path: ["region"], name: "Region", type: "string" },

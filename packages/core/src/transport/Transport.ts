@@ -19,7 +19,7 @@ import { openStdio } from "../internal/transport/Stdio.js"
  * @since 0.1.0
  */
 export interface TransportOptions {
-  /** The OAuth provider for a remote server, if it has one (Auth.ts builds it). */
+  /** The OAuth provider for a remote server, if it has one (internal/auth/OAuthFlow.ts builds it). */
   readonly authProviderFor?: ((server: ResolvedServer) => OAuthClientProvider | undefined) | undefined
   /** Time to response headers per HTTP request, ms (default `DEFAULT_REQUEST_TIMEOUT_MS`). */
   readonly requestTimeoutMs?: number | undefined

@@ -119,7 +119,7 @@ export const dropDiscoveryOnRejectedToken = (provider: OAuthClientProvider, base
 
 /** Per-connection knobs the config file does not carry. */
 export interface RemoteOptions {
-  /** OAuth for the SDK to attach tokens and run the flow on 401 (see Auth.ts). */
+  /** OAuth for the SDK to attach tokens and run the flow on 401 (see internal/auth/OAuthFlow.ts). */
   readonly authProvider?: OAuthClientProvider | undefined
   /** Time to response headers per HTTP request (and to the WebSocket upgrade), ms. */
   readonly requestTimeoutMs?: number | undefined
