@@ -21,6 +21,7 @@ const PUBLIC = [
   "Resources",
   "ServerConfig",
   "SignIn",
+  "Tasks",
   "ToolRegistry",
   "Transport"
 ]
