@@ -14,6 +14,7 @@ import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -143,7 +144,10 @@ describe("ConnectionPool states a user reads", () => {
       const pool = yield* ConnectionPool
       const running = yield* Effect.fork(pool.connectAll())
       // One slot (MCP_SERVER_CONNECTION_BATCH_SIZE=1): b waits while a takes 150 ms, then takes 150 ms itself.
+      // Each adjust waits for the connect's sleep to be registered (an adjust before it moves nothing).
+      yield* untilSleeping
       yield* TestClock.adjust("150 millis")
+      yield* untilSleeping
       yield* TestClock.adjust("150 millis")
       const states = yield* Fiber.join(running)
       const ms = Object.fromEntries(states.map((s) => [s.server.name, s.status === "connected" ? s.connection.connectMs : -1]))
@@ -159,6 +163,17 @@ describe("ConnectionPool states a user reads", () => {
         })
       }))
     ))
+
+  /**
+   * Until a connect sleeps its 150 ms on the TestClock (other timers, such as the connect
+   * timeout, wake later), letting promises and I/O run in between.
+   */
+  const untilSleeping = Effect.gen(function*() {
+    const wake = (yield* TestClock.currentTimeMillis) + 150
+    while (!Chunk.some(yield* TestClock.sleeps(), (at) => at === wake)) {
+      yield* Effect.promise(() => new Promise<void>((r) => setImmediate(r)))
+    }
+  })
 
   const memory = Layer.build(InMemory.layer({ ok: tools, a: tools, b: tools }))
   const openInMemory = (server: ResolvedServer, kind: Parameters<Transport["Type"]["open"]>[1]) =>
