@@ -23,6 +23,7 @@ import * as Path from "node:path"
 import { askInputOnTerminal } from "./InputPrompt.js"
 import { err, json } from "./Render.js"
 import { type Run, RunState } from "./RunState.js"
+import { shellWords } from "./ShellWords.js"
 
 /** The version `--version` prints and spans carry. */
 export const VERSION = "0.1.0"
@@ -67,26 +68,8 @@ export interface HostOptions extends GlobalFlags {
 
 /** Splits `--stdio "COMMAND ARGS"` like a shell would for quotes and backslashes, nothing more (pure). */
 export const splitCommandLine = (line: string): Array<string> => {
-  const words: Array<string> = []
-  let word: string | undefined
-  let quote: string | undefined
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!
-    if (quote) {
-      if (c === quote) quote = undefined
-      else if (c === "\\" && quote === '"' && i + 1 < line.length) word = (word ?? "") + line[++i]
-      else word = (word ?? "") + c
-    } else if (c === '"' || c === "'") {
-      quote = c
-      word ??= ""
-    } else if (c === "\\" && i + 1 < line.length) word = (word ?? "") + line[++i]
-    else if (/\s/.test(c)) {
-      if (word !== undefined) words.push(word)
-      word = undefined
-    } else word = (word ?? "") + c
-  }
-  if (word !== undefined) words.push(word)
-  return words
+  const { words, last } = shellWords(line)
+  return last === undefined ? words : [...words, last]
 }
 
 /**

@@ -5,6 +5,7 @@
  * `World` (World.ts: the settings files and the catalogue cache, never a server). Pure.
  */
 import type { TreeCommand, TreeFlag } from "./Tree.js"
+import { shellWords } from "../ShellWords.js"
 
 /** A tool as the catalogue cache keeps it (the part completion reads). */
 export interface CachedTool {
@@ -43,25 +44,8 @@ const nothing: Completion = { _tag: "Words", words: [] }
  * last one is still being typed (the line does not end in a blank).
  */
 export const splitLine = (line: string): { readonly words: Array<string>; readonly current: string } => {
-  const out: Array<string> = []
-  let word: string | undefined
-  let quote: "'" | '"' | undefined
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!
-    if (quote) {
-      if (c === quote) quote = undefined
-      else if (c === "\\" && quote === '"' && i + 1 < line.length) word = (word ?? "") + line[++i]
-      else word = (word ?? "") + c
-    } else if (c === "'" || c === '"') {
-      quote = c
-      word = word ?? ""
-    } else if (c === "\\" && i + 1 < line.length) word = (word ?? "") + line[++i]
-    else if (/\s/.test(c)) {
-      if (word !== undefined) out.push(word)
-      word = undefined
-    } else word = (word ?? "") + c
-  }
-  return { words: out, current: word ?? "" }
+  const { words, last } = shellWords(line)
+  return { words, current: last ?? "" }
 }
 
 /** What a positional argument is, for the commands whose arguments completion knows. */
