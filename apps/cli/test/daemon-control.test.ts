@@ -4,38 +4,18 @@
  * nothing. The fake daemon is a socket server in this test process, and `control` runs here too.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { chmodSync, chownSync, lchownSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:net"
+import { chmodSync, chownSync, lchownSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { control, untrustedFiles } from "../src/commands/daemon.js"
-import { frame, frameReader, runDir, socketPath, tokenPath } from "../src/daemon/Wire.js"
+import { frame, socketPath, tokenPath } from "../src/daemon/Wire.js"
+import { fakeDaemon as fakeDaemonIn } from "./fakeDaemon.js"
 import { run, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
 
 /** A fake daemon in a fresh `$MCPCTL_HOME/run` that answers every control request with a status. */
-const fakeDaemon = async (name: string) => {
-  const home = join(ws.dir, name)
-  const dir = runDir({ MCPCTL_HOME: home })
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  chmodSync(dir, 0o700)
-  writeFileSync(tokenPath(dir), "fake-token\n", { mode: 0o600 })
-  const received: Array<string> = []
-  const server: Server = createServer((socket) => {
-    const reader = frameReader()
-    socket.on("data", (chunk) => {
-      for (const f of reader.push(chunk)) {
-        received.push(f.body.toString("utf8"))
-        socket.end(frame("J", JSON.stringify({ pid: 4242, spoofed: true })))
-      }
-    })
-    socket.on("error", () => {})
-  })
-  await new Promise<void>((resolve) => server.listen(socketPath(dir), resolve))
-  chmodSync(socketPath(dir), 0o600)
-  return { home, dir, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
+const fakeDaemon = (name: string) => fakeDaemonIn(ws.dir, name, frame("J", JSON.stringify({ pid: 4242, spoofed: true })))
 
 const cases: ReadonlyArray<readonly [string, (fake: Awaited<ReturnType<typeof fakeDaemon>>) => void, RegExp]> = [
   ["run/ of mode 0755", (f) => chmodSync(f.dir, 0o755), /run has mode 755, not 700/],

@@ -5,10 +5,10 @@
  * one warning line. The fake daemon is a socket server in this test process.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { chmodSync, chownSync, lchownSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:net"
+import { chmodSync, chownSync, lchownSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { frame, frameReader, runDir, socketPath, tokenPath } from "../src/daemon/Wire.js"
+import { frame, socketPath, tokenPath } from "../src/daemon/Wire.js"
+import { fakeDaemon as fakeDaemonIn } from "./fakeDaemon.js"
 import { run, workspace } from "./support.js"
 
 const ws = workspace()
@@ -16,27 +16,7 @@ afterAll(() => ws.cleanup())
 const empty = ws.settings("empty.json", { mcpServers: {} })
 
 /** A fake daemon in a fresh `$MCPCTL_HOME/run`: answers every request with spoofed output and exit 0. */
-const fakeDaemon = async (name: string) => {
-  const home = join(ws.dir, name)
-  const dir = runDir({ MCPCTL_HOME: home })
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  chmodSync(dir, 0o700)
-  writeFileSync(tokenPath(dir), "fake-token\n", { mode: 0o600 })
-  const received: Array<string> = []
-  const server: Server = createServer((socket) => {
-    const reader = frameReader()
-    socket.on("data", (chunk) => {
-      for (const f of reader.push(chunk)) {
-        received.push(f.body.toString("utf8"))
-        socket.end(Buffer.concat([frame("S"), frame("O", "spoofed\n"), frame("X", "0")]))
-      }
-    })
-    socket.on("error", () => {})
-  })
-  await new Promise<void>((resolve) => server.listen(socketPath(dir), resolve))
-  chmodSync(socketPath(dir), 0o600)
-  return { home, dir, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
+const fakeDaemon = (name: string) => fakeDaemonIn(ws.dir, name, Buffer.concat([frame("S"), frame("O", "spoofed\n"), frame("X", "0")]))
 
 const relayed = (home: string) => run(["tools", "--config", empty], { home, env: { SECRET_FOR_TEST: "s3cret" } })
 
