@@ -5,6 +5,7 @@
  * the modern decoder that requires the field, which Resilience.completeByDefault covers), so
  * nothing of mcpctl's is needed here: this guards that it stays so across SDK upgrades.
  */
+import { slow } from "./support/slow.js"
 import { describe, expect, it } from "@effect/vitest"
 import { config, server, v2ErasServer } from "@mcpctl/testing/Fixtures"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
@@ -37,5 +38,5 @@ describe("a server/discover answer without resultType", () => {
         transport: Transport.layer,
         pins: false
       })))
-    }), 60_000)
+    }), slow(60_000))
 })

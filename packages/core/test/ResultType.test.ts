@@ -3,6 +3,7 @@
  * "complete"); the SDK's modern decoder alone would refuse it. A real SDK v2 server whose answer
  * line is rewritten without the field, in both eras.
  */
+import { slow } from "./support/slow.js"
 import { describe, expect, it } from "@effect/vitest"
 import { config, nodeServer, server, v2ErasServer } from "@mcpctl/testing/Fixtures"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
@@ -45,5 +46,5 @@ describe("a result without resultType", () => {
         transport: Transport.layer,
         pins: false
       })))
-    }), 60_000)
+    }), slow(60_000))
 })
