@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as fixtures from "@mcpctl/testing/Fixtures"
-import { cliBin, repoRoot, run, workspace } from "./support.js"
+import { cliBin, repoRoot, run, slow, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -39,7 +39,7 @@ describe("the CLI bundle's lazy parts", () => {
     const loaded = readFileSync(list, "utf8").split("\n")
     expect(loaded).toContain("NativeModule child_process")
     for (const m of ["http", "https", "worker_threads", "readline"]) expect(loaded).not.toContain(`NativeModule ${m}`)
-  }, 60_000)
+  }, slow(60_000))
 
   it("checks a small result inline against its output schema (loaded on first use)", async () => {
     const settings = ws.settings("bombs.json", {
@@ -52,5 +52,5 @@ describe("the CLI bundle's lazy parts", () => {
     const dup = await run(["call", "mcp__b__unique", "count=3", "duplicate=true", "--config", settings, "--json", "--no-daemon"], { home: ws.home, cwd: ws.project })
     expect(dup.code).toBe(4)
     expect(JSON.parse(dup.stdout).error.message).toMatch(/must NOT have duplicate items/)
-  }, 60_000)
+  }, slow(60_000))
 })

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { run, workspace } from "./support.js"
+import { run, slow, workspace } from "./support.js"
 
 const ws = workspace()
 const home = join(ws.dir, "home-daemon-hints")
@@ -17,11 +17,11 @@ const listings = (file: string) => (existsSync(file) ? readFileSync(file, "utf8"
 beforeAll(async () => {
   const r = await run(["daemon", "start"], { home })
   expect(r.stderr).toContain("mcpctl daemon started")
-}, 60_000)
+}, slow(60_000))
 afterAll(async () => {
   await run(["daemon", "stop"], { home })
   ws.cleanup()
-}, 60_000)
+}, slow(60_000))
 
 const server = (name: string, ttlMs: number) => {
   const count = join(ws.dir, `${name}.count`)

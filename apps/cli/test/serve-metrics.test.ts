@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { spawn } from "node:child_process"
-import { cliBin, repoRoot, workspace } from "./support.js"
+import { cliBin, repoRoot, slow, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -70,7 +70,7 @@ describe("mcpctl serve --metrics", () => {
     } finally {
       child.kill("SIGTERM")
     }
-  }, 120_000)
+  }, slow(120_000))
 
   it("refuses an address that is not [HOST:]PORT", async () => {
     const child = spawn(process.execPath, [cliBin, "serve", "--http", "0", "--metrics", "nope", "--config", settings], {
@@ -83,5 +83,5 @@ describe("mcpctl serve --metrics", () => {
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
     expect(code).toBe(2)
     expect(text).toContain("--metrics")
-  }, 60_000)
+  }, slow(60_000))
 })

@@ -9,7 +9,7 @@ import { Fixtures } from "@mcpctl/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
-import { cliBin, run, workspace } from "./support.js"
+import { cliBin, run, slow, workspace } from "./support.js"
 
 const ws = workspace()
 let server: ChildProcess | undefined
@@ -33,7 +33,7 @@ beforeAll(async () => {
     },
     permissions: { allow: ["mcp__h", "mcp__s"] }
   })
-}, 60_000)
+}, slow(60_000))
 afterAll(() => {
   server?.kill("SIGKILL")
   ws.cleanup()
@@ -56,7 +56,7 @@ describe("call --detach and task …, over HTTP", () => {
     expect(result).toMatchObject({ taskId: id, status: "completed", isError: false, content: [{ text: "computed report in 1s" }] })
     const listed = JSON.parse((await mcpctl("task", "list", "h", "--json")).stdout)
     expect(listed.tasks.map((t: { taskId: string; tool: string }) => [t.taskId, t.tool])).toContainEqual([id, "mcp__h__slow_compute"])
-  }, 120_000)
+  }, slow(120_000))
 
   it("task result of a running task exits 1; task cancel cancels it; task wait then exits 1 saying so", async () => {
     const id = (await mcpctl("call", "mcp__h__slow_compute", "seconds=600", "--detach")).stdout.trim()
@@ -70,7 +70,7 @@ describe("call --detach and task …, over HTTP", () => {
     expect(waited.code).toBe(1)
     expect(waited.stderr).toContain(`task ${id} was cancelled`)
     expect((await mcpctl("task", "get", "h", "no-such-task")).code).toBe(2)
-  }, 120_000)
+  }, slow(120_000))
 
   it("a tool error is exit 1 with its text; a task that failed names the error", async () => {
     const tool = await mcpctl("call", "mcp__h__failing_job")
@@ -79,7 +79,7 @@ describe("call --detach and task …, over HTTP", () => {
     const crash = await mcpctl("call", "mcp__h__protocol_error_job", "--json")
     expect(crash.code).toBe(1)
     expect(JSON.parse(crash.stdout).error.message).toMatch(/mcp__h__protocol_error_job \(task .+\) failed: the job crashed/)
-  }, 120_000)
+  }, slow(120_000))
 })
 
 describe("Ctrl-C during call", () => {
@@ -104,7 +104,7 @@ describe("Ctrl-C during call", () => {
     expect(await exited).toBe(130)
     expect(stderr).toContain(`cancelled task ${id} on h`)
     expect((await mcpctl("task", "get", "h", id)).stdout).toMatch(new RegExp(`^task ${id} cancelled`))
-  }, 120_000)
+  }, slow(120_000))
 })
 
 describe("through the daemon", () => {
@@ -112,10 +112,10 @@ describe("through the daemon", () => {
   const viaDaemon = (...args: Array<string>) => run([...args, "--config", settings], { home, cwd: ws.dir })
   beforeAll(async () => {
     expect((await run(["daemon", "start"], { home })).stderr).toContain("mcpctl daemon started")
-  }, 60_000)
+  }, slow(60_000))
   afterAll(async () => {
     await run(["daemon", "stop"], { home })
-  }, 60_000)
+  }, slow(60_000))
 
   it("a stdio server's task outlives the command that started it; without the daemon it ends with it", async () => {
     const id = (await viaDaemon("call", "mcp__s__slow_compute", "seconds=1", "label=warm", "--detach")).stdout.trim()
@@ -126,5 +126,5 @@ describe("through the daemon", () => {
     const gone = await run(["task", "wait", "s", cold.stdout.trim(), "--config", settings, "--no-daemon"], { home, cwd: ws.dir })
     expect(gone.code).toBe(2)
     expect(gone.stderr).toContain("unknown task")
-  }, 120_000)
+  }, slow(120_000))
 })

@@ -3,6 +3,7 @@
  * call reach the client that called, at the level it set, and `resources/updated` reaches the
  * sessions that subscribed; the server is subscribed once, while anyone is.
  */
+import { slow } from "./support/slow.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Gateway } from "@mcpctl/core/Gateway"
 import * as Host from "@mcpctl/core/Host"
@@ -96,5 +97,5 @@ describe("serve passes notices on", () => {
       expect(seen).toEqual(["subscribe test://doc"])
       yield* Effect.promise(() => b.unsubscribeResource({ uri: "test://doc" }))
       expect(seen).toEqual(["subscribe test://doc", "unsubscribe test://doc"])
-    }), 60_000)
+    }), slow(60_000))
 })

@@ -4,6 +4,7 @@
  * Stream, cancel, a tool error and a protocol error, a task looked at from another host over HTTP,
  * and no task at all when the pool does not declare the extension.
  */
+import { slow } from "./support/slow.js"
 import { describe, expect, it } from "@effect/vitest"
 import { config, httpServer, nodeServer, server, v2TasksServer } from "@mcpctl/testing/Fixtures"
 import { ConnectionPool, type PoolOptions } from "@mcpctl/core/ConnectionPool"
@@ -62,7 +63,7 @@ describe("tasks over stdio", () => {
         expect([states[i]!.status, states[i]!.statusMessage]).not.toEqual([states[i - 1]!.status, states[i - 1]!.statusMessage])
       }
       expect(states.filter(isFinal)).toHaveLength(1)
-    }).pipe(Effect.provide(hostWith(stdio))), 60_000)
+    }).pipe(Effect.provide(hostWith(stdio))), slow(60_000))
 
   it.live("cancel settles a running task to cancelled; a tool error is completed + isError; a crash is failed", () =>
     Effect.gen(function*() {
@@ -86,14 +87,14 @@ describe("tasks over stdio", () => {
         [failing.taskId, "mcp__t__failing_job", "completed"],
         [crashing.taskId, "mcp__t__protocol_error_job", "failed"]
       ])
-    }).pipe(Effect.provide(hostWith(stdio))), 60_000)
+    }).pipe(Effect.provide(hostWith(stdio))), slow(60_000))
 
   it.live("an unknown task id is the server's -32602", () =>
     Effect.gen(function*() {
       const tasks = yield* Tasks
       const error = yield* Effect.flip(tasks.get("t", "no-such-task"))
       expect(error).toMatchObject({ _tag: "McpRequestError", code: -32602, method: "tasks/get" })
-    }).pipe(Effect.provide(hostWith(stdio))), 60_000)
+    }).pipe(Effect.provide(hostWith(stdio))), slow(60_000))
 
   it.live("without the extension declared (serve's pool), the server runs the call to the end", () =>
     Effect.gen(function*() {
@@ -101,7 +102,7 @@ describe("tasks over stdio", () => {
       const started = yield* tasks.start("mcp__t__slow_compute", { seconds: 1, label: "b" })
       expect(started._tag).toBe("Result")
       if (started._tag === "Result") expect(textOf(started.result)).toBe("computed b in 1s")
-    }).pipe(Effect.provide(hostWith(stdio, { tasks: false }))), 60_000)
+    }).pipe(Effect.provide(hostWith(stdio, { tasks: false }))), slow(60_000))
 })
 
 describe("tasks over HTTP", () => {
@@ -113,7 +114,7 @@ describe("tasks over HTTP", () => {
       const done = yield* Effect.flatMap(Tasks, (tasks) => tasks.result("h", task.taskId)).pipe(Effect.provide(hostWith(servers)))
       expect(done.status).toBe("completed")
       expect(textOf(done.result)).toBe("computed c in 1s")
-    })), 60_000)
+    })), slow(60_000))
 })
 
 describe("pure parts", () => {
