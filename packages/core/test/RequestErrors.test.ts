@@ -40,7 +40,9 @@ describe("classifyRequestFailure", () => {
   })
 
   it("a 400 that blames the session is a stale session", () => {
-    const stale = new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: Bad Request: No valid session ID provided", { status: 400 })
+    // As SDK v2's Streamable HTTP transport throws it: the body in the message and in data.text.
+    const text = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: No valid session ID provided" }, id: null })
+    const stale = new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, { status: 400, text })
     expect(classifyRequestFailure("s", "tools/call", stale).error._tag).toBe("SessionExpired")
   })
 })
@@ -48,7 +50,7 @@ describe("classifyRequestFailure", () => {
 describe("classifyRequestFailure: an answer dropped for its size", () => {
   it("fails the request with size and limit, and keeps the connection", async () => {
     const { MessageTooLargeError, MESSAGE_TOO_LARGE } = await import("@mcpctl/core/internal/transport/MessageSize")
-    const { error, terminal } = classifyRequestFailure("h", "tools/call", new MessageTooLargeError("h", 40_000_000, 1_048_576, false))
+    const { error, terminal } = classifyRequestFailure("h", "tools/call", new MessageTooLargeError({ server: "h", size: 40_000_000, limit: 1_048_576, complete: false }))
     expect(terminal).toBe(false)
     expect(error).toMatchObject({ _tag: "McpRequestError", code: MESSAGE_TOO_LARGE })
     expect(error.message).toMatch(/^h: server "h" sent a message of more than 40,000,000 bytes .* over the limit of 1,048,576 bytes/)

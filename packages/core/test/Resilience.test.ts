@@ -17,6 +17,7 @@ import { needsAuthCacheFile } from "@mcpctl/core/internal/pool/NeedsAuthCache"
 import { afterRequest, DEGRADED_AFTER, mayResend } from "@mcpctl/core/internal/pool/Resilience"
 import * as Resilience from "@mcpctl/core/internal/pool/Resilience"
 import { classifyRequestFailure } from "@mcpctl/core/internal/pool/RequestErrors"
+import { NotSent } from "@mcpctl/core/internal/transport/TransportErrors"
 import { listPrompts, listResources, listResourceTemplates } from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
@@ -318,10 +319,7 @@ describe("mid-call failure", () => {
   it.scoped("resends any call that never left the process (write to an exited stdio server)", () => {
     const server = counting()
     const stats = Faulty.makeStats()
-    const exited = () =>
-      Object.assign(new Error(`MCP server "alpha": cannot send, the process has exited (killed by SIGKILL)`), {
-        code: "EPIPE"
-      })
+    const exited = () => new NotSent({ to: `MCP server "alpha"`, reason: "exited", detail: "the process has exited (killed by SIGKILL)" })
     const script: Faulty.Script = (s) => (s.connection === 1 && s.method === "tools/call" ? Faulty.fail(exited()) : undefined)
     return Effect.gen(function*() {
       const registry = yield* ToolRegistry

@@ -81,7 +81,7 @@ describe("predicates on real SDK errors", () => {
 describe("isSessionExpired", () => {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null })
   it("404 with -32001 in the body", () => {
-    expect(isSessionExpired(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${body}`, { status: 404 }))).toBe(true)
+    expect(isSessionExpired(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${body}`, { status: 404, text: body }))).toBe(true)
   })
   it("404 without -32001 only when the request carried a session id", () => {
     const error = new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: Not Found", { status: 404 })
@@ -89,7 +89,7 @@ describe("isSessionExpired", () => {
     expect(isSessionExpired(error, { sessionId: "abc" })).toBe(true)
   })
   it("not for other statuses, nor for the SDK's own request timeout (McpError -32001)", () => {
-    expect(isSessionExpired(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${body}`, { status: 400 }))).toBe(false)
+    expect(isSessionExpired(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${body}`, { status: 400, text: body }))).toBe(false)
     expect(isSessionExpired(new ProtocolError(-32001, "Request timed out"))).toBe(false)
     expect(isSessionExpired(new Error("404 -32001"))).toBe(false)
     expect(isSessionExpired(undefined)).toBe(false)
@@ -103,7 +103,7 @@ describe("isAuthError", () => {
   it("401 and UnauthorizedError", () => {
     expect(isAuthError(new UnauthorizedError())).toBe(true)
     expect(isAuthError(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: ", { status: 401 }))).toBe(true)
-    expect(isAuthError(new WebSocketHandshakeError(401, "refused"))).toBe(true)
+    expect(isAuthError(new WebSocketHandshakeError({ code: 401, message: "refused" }))).toBe(true)
     expect(isAuthError(new Error("Error POSTing to endpoint (HTTP 401): nope"))).toBe(true)
   })
   it("not other statuses or plain errors", () => {

@@ -5,7 +5,7 @@
  * swallow it (the server never answers) or answer it with garbage. The pool and everything above
  * it run unchanged, so each resilience rule is tested through the real code path.
  */
-import { SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client"
+import { SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client"
 import type { JSONRPCMessage, Transport as SdkTransport, TransportSendOptions } from "@modelcontextprotocol/client"
 import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { Transport } from "@mcpctl/core/Transport"
@@ -72,8 +72,11 @@ export const econnreset = (): Error =>
   Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", errno: -104, syscall: "read" })
 
 /** What the SDK's Streamable HTTP client throws when the server no longer knows the session. */
-export const sessionExpired = (): Error =>
-  new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}`, { status: 404 })
+export const sessionExpired = (): Error => {
+  const text = `{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}`
+  // As SDK v2 throws it: the body in the message and, for readers, in `data.text`.
+  return new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, { status: 404, text })
+}
 
 /** What the SDK's Streamable HTTP client throws on a 401 without an OAuth provider. */
 export const unauthorized = (): Error => new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: Unauthorized", { status: 401 })
@@ -132,7 +135,7 @@ export class FaultyTransport implements SdkTransport {
         throw fault.error
       case "Drop":
         await this.close()
-        throw Object.assign(new Error("Not connected"), { code: "EPIPE" })
+        throw new SdkError(SdkErrorCode.NotConnected, "Not connected")
       case "DeliverThenDrop": {
         // The server has the request, but the line goes dead before it can answer.
         const sent = this.inner.send(message, options)

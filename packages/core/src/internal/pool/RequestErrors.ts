@@ -4,7 +4,7 @@
  * result; `SdkHttpError` for an HTTP status), plain `Error`s and transport-specific classes;
  * callers of the pool only ever see these few tagged errors.
  */
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client"
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client"
 import type { Protocol, ResolvedServer } from "../../config/ServerConfig.js"
 import { displayUrl, redactText } from "../config/Redact.js"
 import {
@@ -14,9 +14,11 @@ import {
   TransportFailure
 } from "../../Errors.js"
 import { MESSAGE_TOO_LARGE, MessageTooLargeError } from "../transport/MessageSize.js"
+import { isSdkOutputSchemaRefusal, isSdkPlainNotConnected } from "../transport/ErrorText.js"
 import {
   isAuthError,
-  isSessionExpired,
+  isNotSent,
+  isStaleSession,
   isTerminalTransportError,
   networkFailure,
   shouldFallBackToSse
@@ -130,26 +132,13 @@ export const classifyConnectError = (
 }
 
 /**
- * The server no longer knows our session. The spec says 404 (with JSON-RPC -32001), which
- * `isSessionExpired` recognizes; the reference server-everything answers an unknown session with
- * 400 "No valid session ID provided" (-32000) instead, so a 400/404 that blames the session id
- * counts too. Either way re-initializing is the fix, and the request never ran.
- */
-export const isStaleSession = (cause: unknown): boolean => {
-  if (isSessionExpired(cause)) return true
-  if (!SdkHttpError.isInstance(cause)) return false
-  const status = cause.status
-  return (status === 400 || status === 404) && /session/i.test(cause.message)
-}
-
-/**
- * The request failed before any of it left this process: the stdio transport refuses to write to
- * a process that has exited or a closed pipe ("cannot send, …"), SDK transports refuse with "Not
- * connected". Such a call cannot have run, so it is safe to send again whatever the tool does.
+ * The request failed before any of it left this process: one of mcpctl's transports refused to
+ * write (`NotSent`: the stdio server exited, its pipe or the WebSocket is closed), or the SDK found
+ * no transport (`NotConnected`). Such a call cannot have run, so it is safe to send again whatever
+ * the tool does.
  */
 export const wasNotSent = (cause: unknown): boolean =>
-  sdkCodeOf(cause) === SdkErrorCode.NotConnected ||
-  (cause instanceof Error && (/: cannot send, /.test(cause.message) || cause.message === "Not connected"))
+  isNotSent(cause) || sdkCodeOf(cause) === SdkErrorCode.NotConnected || isSdkPlainNotConnected(cause)
 
 /**
  * An error this side made of the server's answer, not one the server sent: the answer was over
@@ -157,9 +146,7 @@ export const wasNotSent = (cause: unknown): boolean =>
  * checks it). The server misbehaved, so the request counts as a server that cannot be used.
  */
 export const isRefusedAnswer = (error: ProtocolError): boolean =>
-  error.code === MESSAGE_TOO_LARGE ||
-  /Structured content does not match the tool's output schema|has an output schema but did not return structured content/
-    .test(error.message)
+  error.code === MESSAGE_TOO_LARGE || isSdkOutputSchemaRefusal(error)
 
 /**
  * A failed request on a live connection, and whether its cause was a broken connection (which
@@ -236,14 +223,14 @@ export const classifyRequestFailure = (
     }
   }
   const closedByPeer = sdkCode === SdkErrorCode.ConnectionClosed
-  // "Not connected" / "cannot send": the connection is gone just as surely as on a close.
+  // Not sent: the connection is gone just as surely as on a close.
   const notSent = wasNotSent(cause)
   const closed = closedByPeer || notSent
   const terminal = isTerminalTransportError(cause)
   // An SdkError's own code (INVALID_RESULT, CLIENT_HTTP_…) names no broken connection.
   const code = sdkCode === undefined ? codeOf(cause) : undefined
   if (closed || terminal || code !== undefined) {
-    const mayHaveRun = method === "tools/call" && !wasNotSent(cause)
+    const mayHaveRun = method === "tools/call" && !notSent
     return {
       terminal: closed || terminal,
       error: new TransportFailure({

@@ -39,6 +39,7 @@ import { candidateKinds, type Transport } from "../../transport/Transport.js"
 import { type Era, eraKey, readVerdict, writeVerdict } from "./EraCache.js"
 import { classifyConnectError, isVersionError } from "./RequestErrors.js"
 import { isAuthError } from "../transport/TransportErrors.js"
+import { isSdkProbeTimeout } from "../transport/ErrorText.js"
 import { makeSchemaValidator } from "./SchemaValidator.js"
 import { HostClient } from "./hostClient.js"
 import { readyToRead, watchProbe } from "./handshakeProbe.js"
@@ -312,6 +313,6 @@ const probeGotNoAnswer = (failure: ServerUnavailable | Failure, kind: ConcreteKi
   !(failure instanceof ServerUnavailable) && SdkError.isInstance(failure.cause) &&
   (kind === "stdio"
     ? failure.cause.code === SdkErrorCode.EraNegotiationFailed
-    : failure.cause.code === SdkErrorCode.RequestTimeout && /probe/i.test(failure.cause.message))
+    : failure.cause.code === SdkErrorCode.RequestTimeout && isSdkProbeTimeout(failure.cause))
 
 const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))

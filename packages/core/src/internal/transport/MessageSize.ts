@@ -11,6 +11,7 @@
  * the one other thing transports check of a message: its shape ({@link isMessageShape}).
  */
 import type { JSONRPCMessage, FetchLike } from "@modelcontextprotocol/client"
+import * as Schema from "effect/Schema"
 
 /** The default limit: 32 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
@@ -39,11 +40,18 @@ export const tooLargeAnswer = (id: string | number, text: string): JSONRPCMessag
   error: { code: MESSAGE_TOO_LARGE, message: text }
 })
 
-/** What a body read fails with once it passes the limit (`fetch` callers see it as the cause). */
-export class MessageTooLargeError extends Error {
-  override readonly name = "MessageTooLargeError"
-  constructor(readonly server: string, readonly size: number, readonly limit: number, readonly complete: boolean) {
-    super(tooLargeText(server, size, limit, complete))
+/**
+ * What a body read fails with once it passes the limit (`fetch` callers see it as the cause).
+ * `size` is the whole size when `complete`, else what had arrived when it was dropped.
+ */
+export class MessageTooLargeError extends Schema.TaggedError<MessageTooLargeError>()("MessageTooLargeError", {
+  server: Schema.String,
+  size: Schema.Number,
+  limit: Schema.Number,
+  complete: Schema.Boolean
+}) {
+  override get message(): string {
+    return tooLargeText(this.server, this.size, this.limit, this.complete)
   }
 }
 
@@ -256,7 +264,7 @@ const limitJson = (response: Response, server: string, limit: number): Response 
   const declared = length === null ? NaN : Number(length)
   if (Number.isFinite(declared) && declared > limit) {
     void response.body?.cancel().catch(() => undefined)
-    throw new MessageTooLargeError(server, declared, limit, true)
+    throw new MessageTooLargeError({ server, size: declared, limit, complete: true })
   }
   // A declared length within the limit bounds the body already (fetch reads no more than the
   // length says), unless fetch decodes it: a gzip/br/deflate body can grow far past its length.
@@ -267,7 +275,7 @@ const limitJson = (response: Response, server: string, limit: number): Response 
   return rebuilt(response, response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       seen += chunk.byteLength
-      if (seen > limit) controller.error(new MessageTooLargeError(server, seen, limit, false))
+      if (seen > limit) controller.error(new MessageTooLargeError({ server, size: seen, limit, complete: false }))
       else controller.enqueue(chunk)
     }
   })))

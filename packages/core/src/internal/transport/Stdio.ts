@@ -18,6 +18,7 @@ import type { ResolvedServer, StdioServerConfig } from "../../config/ServerConfi
 import { ServerUnavailable } from "../../Errors.js"
 import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
+import { NotSent } from "./TransportErrors.js"
 import { groupExists, groupHasLiveMember, register } from "./ProcessGroups.js"
 import { endGroup, poke, type GroupEnd } from "./Reaper.js"
 
@@ -101,8 +102,8 @@ const shownConfig = (server: ResolvedServer, config: StdioServerConfig): StdioSe
 const describeCommand = (config: StdioServerConfig): string =>
   [config.command, ...(config.args ?? [])].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")
 
-const pipeError = (server: string, detail: string): Error =>
-  Object.assign(new Error(`MCP server "${server}": cannot send, ${detail}`), { code: "EPIPE" })
+const pipeError = (server: string, reason: "exited" | "closed", detail: string): NotSent =>
+  new NotSent({ to: `MCP server "${server}"`, reason, detail })
 
 /**
  * An SDK `Transport` over a spawned child. Exported for tests and for callers that need the pid;
@@ -205,8 +206,8 @@ export class StdioChildTransport implements SdkTransport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child.stdin!
-    if (this.exit !== undefined) return Promise.reject(pipeError(this.serverName, `the process has exited (${this.exitText()})`))
-    if (this.closing || !stdin.writable) return Promise.reject(pipeError(this.serverName, "the connection is closed"))
+    if (this.exit !== undefined) return Promise.reject(pipeError(this.serverName, "exited", `the process has exited (${this.exitText()})`))
+    if (this.closing || !stdin.writable) return Promise.reject(pipeError(this.serverName, "closed", "the connection is closed"))
     // Messages sent in the same tick leave in one write: many calls in flight cost the server
     // (and us) one wake-up instead of one per message.
     if (!this.corked) {

@@ -4,7 +4,9 @@
  * to SSE, re-auth, session re-initialization and reconnect. A leaf of the transport stage.
  */
 import { UnauthorizedError, SseError, SdkHttpError } from "@modelcontextprotocol/client"
+import * as Schema from "effect/Schema"
 import type { Env } from "../../config/ServerConfig.js"
+import { blamesSessionId, namesBrokenConnection, sseSendStatus } from "./ErrorText.js"
 import { proxyFor } from "./Proxy.js"
 
 /**
@@ -22,15 +24,34 @@ export const CLOSE_GRACE_MS = 200
 
 /**
  * The server refused the WebSocket upgrade with an HTTP status. `code` is that status, the same
- * shape as the SDK's `SseError` (and the `status` of `SdkHttpError`), so one predicate recognises a 401 on every
- * remote transport.
+ * shape as the SDK's `SseError` (and the `status` of `SdkHttpError`), so one predicate recognises a
+ * 401 on every remote transport.
  */
-export class WebSocketHandshakeError extends Error {
-  override readonly name = "WebSocketHandshakeError"
-  constructor(readonly code: number, message: string) {
-    super(message)
+export class WebSocketHandshakeError extends Schema.TaggedError<WebSocketHandshakeError>()("WebSocketHandshakeError", {
+  code: Schema.Number,
+  message: Schema.String
+}) {}
+
+/**
+ * A message one of mcpctl's own transports refused to write: the stdio server has exited or its
+ * pipe is closed (`exited`, `closed`), or the WebSocket is not open (`not-open`). Nothing of the
+ * request left this process, so it cannot have run and may be sent again on a new connection.
+ */
+export class NotSent extends Schema.TaggedError<NotSent>()("NotSent", {
+  /** Who could not be written to, as messages name it (`MCP server "x"`, `WebSocket to …`). */
+  to: Schema.String,
+  reason: Schema.Literal("exited", "closed", "not-open"),
+  /** What the transport knows of why, e.g. the exit status. */
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `${this.to}: cannot send, ${this.detail}`
   }
 }
+
+/** One of mcpctl's transports refused to write: {@link NotSent}, by tag (any copy of this module). */
+export const isNotSent = (error: unknown): error is NotSent =>
+  isObject(error) && error._tag === "NotSent"
 
 // ---------------------------------------------------------------------------------------------
 // Error predicates
@@ -51,29 +72,50 @@ const httpStatusOf = (error: unknown): number | undefined => {
   const streamable = streamableHttpStatusOf(error)
   if (streamable !== undefined) return streamable
   if (!isObject(error) || typeof error.code !== "number") return undefined
-  if (
-    error instanceof SseError ||
-    error instanceof WebSocketHandshakeError ||
-    // another copy of the SDK (CJS next to ESM) fails instanceof; its messages still say so
-    (error instanceof Error && /^SSE error:/.test(error.message))
-  ) {
-    return error.code
-  }
+  // SDK v2 brands its errors, so `instanceof SseError` holds for another copy of the SDK too.
+  if (error instanceof SseError || error._tag === "WebSocketHandshakeError") return error.code
   return undefined
+}
+
+/** The JSON-RPC error of an `SdkHttpError`'s body (the SDK keeps the body as `data.text`). */
+export const jsonRpcErrorOfBody = (error: unknown): { readonly code: number; readonly message: string } | undefined => {
+  if (!SdkHttpError.isInstance(error)) return undefined
+  const text = (error.data as { text?: unknown } | undefined)?.text
+  if (typeof text !== "string" || !text.startsWith("{")) return undefined
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
+    const e = body.error
+    return e && typeof e.code === "number" ? { code: e.code, message: typeof e.message === "string" ? e.message : "" } : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**
  * The Streamable HTTP session is gone on the server: 404 whose body is JSON-RPC error -32001
- * (how the SDK's server answers an unknown `mcp-session-id`; the SDK client puts the body into the
- * `SdkHttpError` message), or any 404 to a request that carried a session id. Only an HTTP
- * 404 counts: a `ProtocolError` -32001 (or the SDK's own timeout) is no expired session.
- * Callers re-initialize and resend once.
+ * (how the SDK's server answers an unknown `mcp-session-id`), or any 404 to a request that
+ * carried a session id. Only an HTTP 404 counts: a `ProtocolError` -32001 (or the SDK's own
+ * timeout) is no expired session. Callers re-initialize and resend once.
  */
 export const isSessionExpired = (error: unknown, request?: { readonly sessionId?: string | undefined }): boolean => {
   if (isObject(error) && error._tag === "SessionExpired") return true
   if (streamableHttpStatusOf(error) !== 404) return false
-  if (/"code"\s*:\s*-32001\b/.test((error as Error).message)) return true
+  if (jsonRpcErrorOfBody(error)?.code === -32001) return true
   return request?.sessionId !== undefined
+}
+
+/**
+ * The server no longer knows our session: {@link isSessionExpired}, or a 400/404 whose JSON-RPC
+ * error blames the session id (the reference server-everything answers an unknown session with 400
+ * and -32000 "No valid session ID provided"). Either way re-initializing is the fix, and the
+ * request never ran.
+ */
+export const isStaleSession = (error: unknown): boolean => {
+  if (isSessionExpired(error)) return true
+  const status = streamableHttpStatusOf(error)
+  if (status !== 400 && status !== 404) return false
+  const body = jsonRpcErrorOfBody(error)
+  return body !== undefined && blamesSessionId(body.message)
 }
 
 /**
@@ -81,11 +123,10 @@ export const isSessionExpired = (error: unknown, request?: { readonly sessionId?
  * needs the user) or an HTTP 401 from any remote transport. The pool turns it into `needs-auth`.
  */
 export const isAuthError = (error: unknown): boolean => {
+  // Branded: true for another copy of the SDK too.
   if (error instanceof UnauthorizedError) return true
-  if (error instanceof Error && error.name === "UnauthorizedError") return true
   if (httpStatusOf(error) === 401) return true
-  // SSEClientTransport.send reports a failed POST as a plain Error "… (HTTP 401): …"
-  return error instanceof Error && /\(HTTP 401\)/.test(error.message)
+  return sseSendStatus(error) === 401
 }
 
 const TERMINAL_CODES = new Set([
@@ -105,16 +146,10 @@ const TERMINAL_CODES = new Set([
   "UND_ERR_BODY_TIMEOUT"
 ])
 
-const TERMINAL_CODE_IN_TEXT =
-  /\b(ECONNRESET|ETIMEDOUT|EPIPE|ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ECONNABORTED)\b/
-
-const TERMINAL_MESSAGES = /socket hang up|other side closed|^terminated$|connection (was )?(reset|closed)/i
-
 const isTerminalAt = (error: unknown, depth: number): boolean => {
   if (depth > 5 || !isObject(error)) return false
   if (typeof error.code === "string" && TERMINAL_CODES.has(error.code)) return true
-  const message = typeof error.message === "string" ? error.message : ""
-  if (TERMINAL_CODE_IN_TEXT.test(message) || TERMINAL_MESSAGES.test(message)) return true
+  if (typeof error.message === "string" && namesBrokenConnection(error.message)) return true
   // undici: TypeError("fetch failed") with the socket error as `cause`; Node's happy-eyeballs
   // connect failures: AggregateError with one error per address.
   if (isTerminalAt(error.cause, depth + 1)) return true

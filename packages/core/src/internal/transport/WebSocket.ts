@@ -5,7 +5,7 @@
 import type { Transport as SdkTransport, JSONRPCMessage } from "@modelcontextprotocol/client"
 import type WebSocket from "ws"
 import { DEFAULT_MAX_RESPONSE_BYTES, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
-import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS, WebSocketHandshakeError } from "./TransportErrors.js"
+import { CLOSE_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS, NotSent, WebSocketHandshakeError } from "./TransportErrors.js"
 
 // `ws` (and the zlib its permessage-deflate loads) is read on the first WebSocket connect, not by
 // every command's cold start. The ready states are the standard ones `ws` uses too.
@@ -74,10 +74,10 @@ export class WebSocketTransport implements SdkTransport {
       this.socket = socket
       socket.on("unexpected-response", (request, response) => {
         const status = response.statusCode ?? 0
-        const error = new WebSocketHandshakeError(
-          status,
-          `WebSocket upgrade to ${this.url.href} refused: HTTP ${status} ${response.statusMessage ?? ""}`.trim()
-        )
+        const error = new WebSocketHandshakeError({
+          code: status,
+          message: `WebSocket upgrade to ${this.url.href} refused: HTTP ${status} ${response.statusMessage ?? ""}`.trim()
+        })
         response.resume()
         request.destroy()
         socket.terminate()
@@ -128,7 +128,7 @@ export class WebSocketTransport implements SdkTransport {
     return new Promise<void>((resolve, reject) => {
       const socket = this.socket
       if (!socket || socket.readyState !== OPEN) {
-        reject(new Error("Not connected"))
+        reject(new NotSent({ to: "WebSocket", reason: "not-open", detail: "the socket is not open" }))
         return
       }
       this.inFlight.sent(message)
