@@ -7,10 +7,30 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const here = dirname(fileURLToPath(import.meta.url))
+
+/** What every file built here is: one CommonJS file for Node 20; esbuild says only warnings. */
+const common = { bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" }
+
+/**
+ * One of the files beside the bundle, loaded on first use: `entry` is a source file, or the
+ * `{ contents, loader }` of a stdin entry (resolved from here); `out` is relative to here.
+ * Minified, ESM entry points first (as the main bundle resolves them), no legal comments;
+ * `extra` adds to or overrides that.
+ */
+const sideBundle = (entry, out, extra = {}) =>
+  build({
+    ...common,
+    ...(typeof entry === "string" ? { entryPoints: [entry] } : { stdin: { resolveDir: here, ...entry } }),
+    outfile: resolve(here, out),
+    mainFields: ["module", "main"],
+    minify: true,
+    legalComments: "none",
+    ...extra
+  })
 
 // undici (1 MB) is needed only when a proxy variable is set (core transport/Proxy.ts imports it
 // lazily): it gets its own file next to the bundle, required on first use, so a cold start
@@ -21,16 +41,8 @@ const undiciApart = {
     b.onResolve({ filter: /^undici$/ }, () => ({ path: "./undici.cjs", external: true }))
   }
 }
-await build({
-  stdin: { contents: `module.exports = require("undici")`, resolveDir: here, loader: "js" },
-  outfile: join(here, "bin/undici.cjs"),
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  legalComments: "none",
-  logLevel: "warning"
-})
+// Not minified, and Node's default main fields (undici ships CommonJS only).
+await sideBundle({ contents: `module.exports = require("undici")`, loader: "js" }, "bin/undici.cjs", { minify: false, mainFields: undefined })
 
 // The SDK's server side (@modelcontextprotocol/server, /node and its HTTP framework, ~650 KB)
 // serves `serve` only: it gets its own file too, required when `serve` loads the gateway, so
@@ -53,24 +65,12 @@ const serverApart = {
     b.onResolve({ filter: /^\.\/server\.cjs$/ }, () => ({ path: "./server.cjs", external: true }))
   }
 }
-await build({
-  stdin: {
-    contents: `module.exports = {${serverModules.map((m) => `${JSON.stringify(m)}: require(${JSON.stringify(m)})`).join(", ")}}`,
-    resolveDir: here,
-    loader: "js"
-  },
-  outfile: join(here, "bin/server.cjs"),
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
+await sideBundle(
+  { contents: `module.exports = {${serverModules.map((m) => `${JSON.stringify(m)}: require(${JSON.stringify(m)})`).join(", ")}}`, loader: "js" },
+  "bin/server.cjs",
   // The packages' ESM builds, as the main bundle uses them (their CommonJS builds are bigger).
-  conditions: ["import"],
-  mainFields: ["module", "main"],
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning"
-})
+  { conditions: ["import"] }
+)
 
 // Ajv (twice: the schema engine's, and the copy inside the SDK client's default validator, which
 // mcpctl never constructs: handshake.ts hands every Client its own) and re2js are ~600 KB whose
@@ -99,22 +99,10 @@ const lazyExports = {
   re2js: ["RE2JS"],
   sdkAjvProvider: ["n", "r", "t"]
 }
-await build({
-  stdin: {
-    contents: `module.exports = {${Object.entries(lazyDeps).map(([k, m]) => `${JSON.stringify(k)}: require(${JSON.stringify(m)})`).join(", ")}}`,
-    resolveDir: here,
-    loader: "js"
-  },
-  outfile: join(here, "bin/schema-deps.cjs"),
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  mainFields: ["module", "main"],
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning"
-})
+await sideBundle(
+  { contents: `module.exports = {${Object.entries(lazyDeps).map(([k, m]) => `${JSON.stringify(k)}: require(${JSON.stringify(m)})`).join(", ")}}`, loader: "js" },
+  "bin/schema-deps.cjs"
+)
 const lazyApart = {
   name: "lazy-apart",
   setup(b) {
@@ -142,18 +130,7 @@ const metricsApart = {
     b.onResolve({ filter: /internal\/metricsExport\.js$/ }, () => ({ path: "./metrics.cjs", external: true }))
   }
 }
-await build({
-  entryPoints: [join(here, "../../packages/core/src/internal/metricsExport.ts")],
-  outfile: join(here, "bin/metrics.cjs"),
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  mainFields: ["module", "main"],
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning"
-})
+await sideBundle(join(here, "../../packages/core/src/internal/metricsExport.ts"), "bin/metrics.cjs")
 
 // Node's own modules that a run may never touch (a `tools` run on stdio servers starts no HTTP
 // server, no worker, no readline; the raw SDK client loads none of them): the bundle's top level
@@ -182,26 +159,12 @@ module.exports = { ${keys.map((k) => `get ${k}() { return load().${k} }`).join("
 
 // The output-schema check's worker thread (core `internal/validation/workers.ts` looks for it
 // beside the bundle): its own file with the schema engine (Ajv, formats, re2js) inside.
-await build({
-  entryPoints: [join(here, "../../packages/core/src/internal/schemaEngine/worker.mjs")],
-  outfile: join(here, "bin/schema-worker.cjs"),
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  mainFields: ["module", "main"],
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning"
-})
+await sideBundle(join(here, "../../packages/core/src/internal/schemaEngine/worker.mjs"), "bin/schema-worker.cjs")
 
 await build({
+  ...common,
   entryPoints: [join(here, "src/main.ts")],
   outfile: join(here, "bin/mcpctl.cjs"),
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
   sourcemap: "linked",
   // Minified (1.7 MB instead of 3.6 MB to read at every start; the cache below is V8's, not the
   // text's), with function and class names kept for stack traces; the source map is beside it.
@@ -218,8 +181,7 @@ await build({
   conditions: ["@mcpctl/source"],
   // `import.meta.url` is empty in CommonJS: core's validation workers look beside the bundle
   // (`__dirname`) first.
-  logOverride: { "empty-import-meta": "silent" },
-  logLevel: "warning"
+  logOverride: { "empty-import-meta": "silent" }
 })
 
 // Shell completion (`mcpctl __complete LINE`, at every Tab) has a small file of its own, which
@@ -231,6 +193,7 @@ await build({
   try {
     const dump = join(scratch, "tree.cjs")
     await build({
+      ...common,
       stdin: {
         contents: `import { mcpctl } from "./src/Commands.ts"
 import { treeOf } from "./src/completion/Tree.ts"
@@ -239,30 +202,15 @@ process.stdout.write(JSON.stringify(treeOf(mcpctl)))`,
         loader: "ts"
       },
       outfile: dump,
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
       external: ["sharp"],
       mainFields: ["module", "main"],
       conditions: ["@mcpctl/source"],
-      logOverride: { "empty-import-meta": "silent" },
-      logLevel: "warning"
+      logOverride: { "empty-import-meta": "silent" }
     })
     const tree = execFileSync(process.execPath, [dump], { encoding: "utf8", timeout: 120_000 })
     JSON.parse(tree)
-    await build({
-      stdin: { contents: `require("./src/completion/Entry.ts").main(${tree})`, resolveDir: here, loader: "js" },
-      outfile: join(here, "bin/complete.cjs"),
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      minify: true,
-      legalComments: "none",
-      mainFields: ["module", "main"],
-      conditions: ["@mcpctl/source"],
-      logLevel: "warning"
+    await sideBundle({ contents: `require("./src/completion/Entry.ts").main(${tree})`, loader: "js" }, "bin/complete.cjs", {
+      conditions: ["@mcpctl/source"]
     })
   } finally {
     rmSync(scratch, { recursive: true, force: true })

@@ -5,7 +5,10 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { waitForFile } from "@mcpctl/testing/Processes"
-import { cliBin, isAlive, repoRoot, run, workspace } from "./support.js"
+import { cliBin, isAlive, repoRoot, run as spawned, workspace } from "./support.js"
+// In process where what is checked is output and exit codes (inProcess.ts); `spawned` where the process
+// is the point: shutdown at exit and Ctrl-C.
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -253,7 +256,7 @@ describe("shutdown leaves nothing behind", () => {
         }
       }
     })
-    const r = await run(["servers", "--config", file, "--json"], { home })
+    const r = await spawned(["servers", "--config", file, "--json"], { home })
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).servers[0].status).toBe("connected")
     expect(existsSync(pidFile)).toBe(true)
@@ -277,7 +280,7 @@ describe("shutdown leaves nothing behind", () => {
       permissions: { allow: ["mcp__stubborn__*"] }
     })
     let cli = 0
-    const running = run(["call", "mcp__stubborn__hang", "--config", file], { home, onSpawn: (pid) => (cli = pid) })
+    const running = spawned(["call", "mcp__stubborn__hang", "--config", file], { home, onSpawn: (pid) => (cli = pid) })
     // Interrupt once the server has the call (it writes a file: the event), like a user pressing Ctrl-C.
     await Promise.all([waitForFile(callFile, 20_000), waitForFile(pidFile, 20_000)])
     process.kill(cli, "SIGINT")

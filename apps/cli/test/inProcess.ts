@@ -15,7 +15,7 @@ import { format } from "node:util"
 import { codeOf } from "../src/ExitCode.js"
 import { logsFor, program } from "../src/Program.js"
 import { makeRun, withRun } from "../src/RunState.js"
-import { cliBin, hostEnv, repoRoot, type RunResult } from "./support.js"
+import { cliBin, hostEnv, repoRoot, run, type RunResult } from "./support.js"
 
 type Write = typeof process.stdout.write
 
@@ -77,6 +77,16 @@ const captureConsole = (out: { text: string }, err: { text: string }): Console.C
   } as Console.Console
 }
 
+/**
+ * The arguments as the bin hands them to the bundle: it takes out `--no-daemon` (before any `--`),
+ * which only it reads; a run in process never goes through a daemon anyway.
+ */
+const withoutNoDaemon = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const end = args.indexOf("--") < 0 ? args.length : args.indexOf("--")
+  const at = args.slice(0, end).indexOf("--no-daemon")
+  return at < 0 ? args : [...args.slice(0, at), ...args.slice(at + 1)]
+}
+
 let queue: Promise<unknown> = Promise.resolve()
 
 /**
@@ -98,7 +108,7 @@ const runNow = async (
   const saved = { env: { ...process.env }, argv: process.argv, cwd: process.cwd(), out: process.stdout.write, err: process.stderr.write }
   const out = { text: "" }
   const err = { text: "" }
-  const argv = [process.execPath, cliBin, ...args]
+  const argv = [process.execPath, cliBin, ...withoutNoDaemon(args)]
   setEnv({ ...hostEnv, MCPCTL_HOME: options.home, ...options.env })
   process.argv = argv
   process.chdir(options.cwd ?? repoRoot)
@@ -125,11 +135,16 @@ const runNow = async (
   }
 }
 
-/** Runs `mcpctl ARGS…` in this process to completion (the same options and result as support.ts `run`). */
+/**
+ * Runs `mcpctl ARGS…` in this process to completion (the same options and result as support.ts
+ * `run`). With `MCPCTL_TEST_SPAWN=1` it spawns the built CLI instead: the same tests, to compare
+ * the two or time them.
+ */
 export const runInProcess = (
   args: ReadonlyArray<string>,
   options: { readonly home: string; readonly cwd?: string; readonly env?: Record<string, string> }
 ): Promise<RunResult> => {
+  if (process.env.MCPCTL_TEST_SPAWN === "1") return run(args, options)
   const next = queue.then(() => runNow(args, options))
   queue = next.catch(() => undefined)
   return next

@@ -1,7 +1,9 @@
 /** `tools --cached` with some servers cached and the uncached ones failing: exit 0, as without --cached. */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fixtures from "@mcpctl/testing/Fixtures"
-import { run, workspace } from "./support.js"
+import { workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())

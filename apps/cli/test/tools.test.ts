@@ -5,7 +5,9 @@
 import { Everything } from "@mcpctl/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { createRequire } from "node:module"
-import { repoRoot, run, workspace } from "./support.js"
+import { repoRoot, workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
