@@ -3,7 +3,18 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { CLIENT_EXIT_CHECK, EXIT_MARKER, judge, readExpectations, readResults, scenarioOfDir, type ScenarioResult, summaryScenarios } from "./conformanceResults.js"
+import {
+  CLIENT_EXIT_CHECK,
+  EXIT_MARKER,
+  judge,
+  listedClientScenarios,
+  readExpectations,
+  readResults,
+  requiredClientScenarios,
+  scenarioOfDir,
+  type ScenarioResult,
+  summaryScenarios
+} from "./conformanceResults.js"
 
 const dir = mkdtempSync(join(tmpdir(), "mcpctl-conformance-results-test-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -56,6 +67,23 @@ describe("conformanceResults", () => {
   it("takes scenario names from the suite summary", () => {
     expect(summaryScenarios("✓ initialize: 1 passed, 0 failed\n✗ auth/dpop: 1 passed, 3 failed, 2 warnings\nTotal: 2 passed"))
       .toEqual(["initialize", "auth/dpop"])
+  })
+
+  it("takes the client scenarios from `conformance list`, not the server ones", () => {
+    const list = "Server scenarios (test against a server):\n  - ping [2025-06-18,2025-11-25]\n\n" +
+      "Client scenarios (test against a client):\n  - initialize [2025-06-18,2025-11-25]\n  - auth/dpop [extension]\n\n" +
+      "Authorization server scenarios (test against an authorization server):\n  - authorization-code-grant [2025-03-26]\n"
+    expect(listedClientScenarios(list)).toEqual(["initialize", "auth/dpop"])
+  })
+
+  it("takes a requirement set's client scenarios, the unscored client ones too, from `conformance list --requirements`", () => {
+    // The shape of `list --client --requirements 2026-07-28` (0.2.0-alpha.12), shortened.
+    const list = "Required for 2026-07-28 (69 scenarios, frozen; run at the 2026-07-28 wire):\n\n" +
+      "Server scenarios (test against a server):\n  - server-stateless\n\n" +
+      "Client scenarios (test against a client):\n  - tools_call\n  - auth/iss-normalized\n\n" +
+      "Run and reported, but never scored:\n  extension (2):\n    - auth/dpop [client]\n    - tasks-lifecycle [server]\n" +
+      "  added-after-release (1):\n    - json-schema-2020-12-preservation [client]\n"
+    expect(requiredClientScenarios(list)).toEqual(["tools_call", "auth/iss-normalized", "auth/dpop", "json-schema-2020-12-preservation"])
   })
 
   it("reads one run of an expectations file, without comment keys", () => {

@@ -80,6 +80,28 @@ export const readResults = (dir: string): Map<string, ScenarioResult> => {
   return results
 }
 
+/**
+ * The client scenarios of `conformance list` (0.2): the lines under "Client scenarios" up to the
+ * next blank line, with or without the spec versions a scenario covers (`  - initialize [2025-06-18]`).
+ */
+export const listedClientScenarios = (output: string): Array<string> => {
+  const start = output.indexOf("Client scenarios")
+  if (start < 0) return []
+  const section = output.slice(start).split(/\n\s*\n/)[0]!
+  return [...section.matchAll(/^\s+-\s+(\S+)(?:\s+\[[^\]]*\])?$/gm)].map((m) => m[1]!)
+}
+
+/**
+ * The client scenarios `conformance list --requirements REV` says a `--requirements REV` run
+ * runs: the required ones, then the ones it runs without scoring (`  - auth/dpop [client]`),
+ * in the runner's own order.
+ */
+export const requiredClientScenarios = (output: string): Array<string> => {
+  const notScored = output.indexOf("never scored")
+  const unscored = notScored < 0 ? [] : [...output.slice(notScored).matchAll(/^\s+-\s+(\S+)\s+\[client\]$/gm)].map((m) => m[1]!)
+  return [...listedClientScenarios(notScored < 0 ? output : output.slice(0, notScored)), ...unscored]
+}
+
 /** Scenario names from the suite's summary lines (`✓ name: 3 passed, 0 failed`). */
 export const summaryScenarios = (output: string): Array<string> =>
   [...output.matchAll(/^[✓✗] (\S+): \d+ passed, \d+ failed/gm)].map((m) => m[1]!)
