@@ -40,12 +40,14 @@ const inRepoSources = (): Plugin => ({
 export const mutationTests = [
   "test/Naming.test.ts",
   "test/Permission.test.ts",
+  "test/NameFold.test.ts",
   "test/SettingsLoad.test.ts",
   "test/McpConfig.test.ts",
   "test/ResiliencePolicy.test.ts",
   "test/Shape.test.ts",
   "test/Redact.test.ts",
   "test/RequestDriver.test.ts",
+  "test/RequestErrors.test.ts",
   "test/ToolRegistry.test.ts",
   "test/ToolRegistry.permission.test.ts",
   "test/ToolRegistry.names.test.ts"
