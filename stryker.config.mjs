@@ -30,6 +30,8 @@ export default {
   coverageAnalysis: "perTest",
   // The machine is shared: two test processes at most.
   concurrency: 2,
+  // Under that load the first, unmutated run of every covering test takes minutes.
+  dryRunTimeoutMinutes: 30,
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: "reports/mutation/mutation.html" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },

@@ -47,6 +47,7 @@ export const mutationTests = [
   "test/Shape.test.ts",
   "test/Redact.test.ts",
   "test/RequestDriver.test.ts",
+  "test/RequestDriver.failures.test.ts",
   "test/RequestErrors.test.ts",
   "test/ToolRegistry.test.ts",
   "test/ToolRegistry.permission.test.ts",
