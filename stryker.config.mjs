@@ -13,18 +13,25 @@ export default {
   mutate: [
     "packages/core/src/internal/Naming.ts",
     "packages/core/src/permission/Permission.ts",
+    "packages/core/src/internal/permission/NameFold.ts",
     "packages/core/src/internal/config/SettingsLoad.ts",
     "packages/core/src/internal/pool/Resilience.ts",
     "packages/core/src/internal/content/Shape.ts",
     "packages/core/src/internal/config/Redact.ts",
-    // The catalogue's wiring and the pool's request driver, against in-process tests.
+    // The catalogue's wiring (the public tag and its listing and calling halves) and the pool's
+    // request driver with its one classification of failures, against in-process tests.
     "packages/core/src/catalog/ToolRegistry.ts",
-    "packages/core/src/internal/catalog/*.ts",
-    "packages/core/src/internal/pool/request.ts"
+    "packages/core/src/internal/catalog/toolListing.ts",
+    "packages/core/src/internal/catalog/toolCalling.ts",
+    "packages/core/src/internal/catalog/tools.ts",
+    "packages/core/src/internal/pool/request.ts",
+    "packages/core/src/internal/pool/RequestErrors.ts"
   ],
   coverageAnalysis: "perTest",
   // The machine is shared: two test processes at most.
   concurrency: 2,
+  // Under that load the first, unmutated run of every covering test takes minutes.
+  dryRunTimeoutMinutes: 30,
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: "reports/mutation/mutation.html" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },

@@ -40,15 +40,27 @@ const inRepoSources = (): Plugin => ({
 export const mutationTests = [
   "test/Naming.test.ts",
   "test/Permission.test.ts",
+  "test/NameFold.test.ts",
   "test/SettingsLoad.test.ts",
   "test/McpConfig.test.ts",
   "test/ResiliencePolicy.test.ts",
   "test/Shape.test.ts",
   "test/Redact.test.ts",
   "test/RequestDriver.test.ts",
+  "test/RequestDriver.failures.test.ts",
+  "test/RequestErrors.test.ts",
   "test/ToolRegistry.test.ts",
   "test/ToolRegistry.permission.test.ts",
-  "test/ToolRegistry.names.test.ts"
+  "test/ToolRegistry.names.test.ts",
+  "test/ToolRegistry.tools.test.ts",
+  // In-process tests that go through the registry's listing and calling halves: pins and trust,
+  // filtered tools, search, pagination, URL elicitation steps, the call's span.
+  "test/Pins.test.ts",
+  "test/ToolFilter.test.ts",
+  "test/Search.test.ts",
+  "test/Pagination.test.ts",
+  "test/Elicitation.urls.test.ts",
+  "test/TraceContext.test.ts"
 ]
 
 export default defineConfig({

@@ -1,0 +1,480 @@
+/**
+ * One MCP server in front of all configured ones (`mcpctl serve`): a host that speaks MCP only to
+ * a single server (an editor, another agent) gets the whole catalogue, with mcpctl's permission
+ * rules, timeouts, reconnects and output budget applied to every call.
+ *
+ * `Gateway.layerStdio` serves it on stdin/stdout, `Gateway.layerHttp` as Streamable HTTP on
+ * 127.0.0.1 (one gateway per session). This module loads the SDK's server side: hosts that serve
+ * only sometimes (the CLI) import it when they do.
+ */
+// @ts-nocheck
+
+import { serveStdio as serveStdioEras } from "@modelcontextprotocol/server/stdio"
+import { Server } from "@modelcontextprotocol/server"
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
+import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
+import { McpConfig } from "../config/McpConfig.js"
+import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { outputBudget } from "../internal/content/Budget.js"
+import { shapeCallResult } from "../internal/content/Shape.js"
+import { toAnnotations } from "../internal/catalog/Annotations.js"
+import { Pins } from "../catalog/Pins.js"
+import { ServerNotices } from "../internal/catalog/ServerNotices.js"
+import { CALL_TOOL, metaTools, SEARCH_TOOLS, searchLimit, searchResult } from "../internal/gateway/ToolSearch.js"
+import { Permission } from "../permission/Permission.js"
+import { redactText } from "../internal/config/Redact.js"
+import { UsageError } from "../Errors.js"
+import {
+  getPrompt,
+  listAllPrompts,
+  listAllResources
+} from "../catalog/Resources.js"
+import {
+  completeRouted,
+  JsonRpc,
+  protocolError,
+  readRouted,
+  toProtocolError
+} from "../internal/gateway/GatewayRequests.js"
+import { type McpTool, ToolRegistry } from "../catalog/ToolRegistry.js"
+import { type CatalogNotify, type HttpServeOptions, serveHttp } from "../internal/gateway/gatewayHttp.js"
+import { indexPrompts, indexResources, promptName, upstreamPromptName } from "../internal/gateway/GatewayCatalog.js"
+import { headerParams } from "../internal/gateway/ParamHeaderCheck.js"
+import { askerOf, asOurs, refusalMessage, relayOf } from "../internal/gateway/GatewayRelay.js"
+import { makeGatewayNotices, type NoticeContext } from "../internal/gateway/GatewayNotices.js"
+import { LOCAL_SETTINGS_FILE } from "../permission/Permission.js"
+import * as Path from "node:path"
+import { type Asker, Elicitation } from "../elicitation/Elicitation.js"
+import { type InputRelay, isInputRequired } from "../internal/pool/InputRelay.js"
+
+/**
+ * How the gateway introduces itself.
+ * @since 0.1.0
+ */
+export const gatewayInfo = { name: "mcpctl", version: "0.1.0" }
+
+/**
+ * A catalogue entry as the gateway lists it: the qualified name (or `name`, the server's own with
+ * `--names upstream`), the server's annotations.
+ * @since 0.1.0
+ */
+export const toListedTool = (tool: McpTool, name: string = tool.name): Tool => ({
+  name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: tool.inputSchema,
+  ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+  // Every hint explicit, defaults applied (Annotations.ts): a client that reads a missing hint as
+  // "safe" must not learn that from us.
+  annotations: toAnnotations(tool, tool.title)
+})
+
+/**
+ * A failure of a tool call as a tool result, so the calling model reads why (denied, timed out,
+ * server down) instead of the client seeing a bare protocol error.
+ */
+const errorResult = (message: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: "text", text: redactText(message) }]
+})
+
+/**
+ * What a gateway lists.
+ * @since 0.1.0
+ */
+export interface GatewayOptions {
+  /**
+   * The deferred catalogue (ToolSearch.ts): `tools/list` gives `search_tools` and `call_tool`
+   * plus the tools of servers with `"alwaysLoad": true`, instead of every tool.
+   */
+  readonly toolSearch?: boolean | undefined
+  /**
+   * `upstream`: with exactly one enabled server, its tools and prompts under the server's own
+   * names (a drop-in proxy for a client that expects them). With several, the prefixed names
+   * stay (`mcpctl`, the default), so two servers' names can never clash.
+   */
+  readonly names?: "mcpctl" | "upstream" | undefined
+}
+
+/**
+ * Whether a gateway with `options` serves the one enabled server under its own names (pure).
+ * @since 0.1.0
+ */
+export const servesUpstreamNames = (options: GatewayOptions, enabledServers: number): boolean =>
+  options.names === "upstream" && enabledServers === 1
+
+/** How one gateway server is built: whether it tells its client of catalogue changes itself. */
+interface GatewayBuild extends GatewayOptions {
+  /**
+   * Default true: the server sends `list_changed` on its connection (a legacy session, a stdio
+   * connection, or a modern stdio connection's `subscriptions/listen`). A stateless HTTP
+   * request's server answers one request; its clients hear of changes on the endpoint's
+   * subscription streams instead (`watchCatalog`).
+   */
+  readonly pushChanges?: boolean | undefined
+}
+
+/**
+ * Builds the gateway server. Tools denied by the rules are not listed at all, nor tools whose
+ * definition changed since it was pinned (until trusted); asks are decided by whatever Prompter
+ * the Permission layer was built with (`serve` has no terminal: `--yes` or deny).
+ * @since 0.1.0
+ */
+export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*() {
+  const registry = yield* ToolRegistry
+  const permission = yield* Permission
+  const config = yield* McpConfig
+  const runExit = Runtime.runPromiseExit(yield* Effect.runtime<ConnectionPool>())
+  // Runs a handler's effect; its failure is thrown as a JSON-RPC error (the upstream code kept,
+  // one clean message), and the client cancelling the request (or going away) interrupts it.
+  const run = <A, E>(effect: Effect.Effect<A, E, ConnectionPool>, signal?: AbortSignal): Promise<A> =>
+    runExit(effect, { signal }).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      throw toProtocolError(Cause.squash(exit.cause))
+    })
+  const toolSearch = options.toolSearch === true
+  const localSettings = Path.resolve(LOCAL_SETTINGS_FILE)
+  const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
+  // A 2025-era server asks in the middle of a request (elicitation/create): while a request of our
+  // client runs on it, our client is asked, when it can be (GatewayRelay.askerOf).
+  const asking = <A, E, R>(
+    owner: Effect.Effect<{ readonly server: string }, unknown, R>,
+    ask: Asker | undefined,
+    effect: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E, R> =>
+    elicitation === undefined || ask === undefined ? effect : Effect.flatMap(Effect.option(owner), (found) =>
+      Option.isNone(found) ? effect : Effect.scoped(Effect.zipRight(elicitation.relayTo(found.value.server, ask), effect)))
+  const upstreamNames = servesUpstreamNames(options, config.servers.filter((s) => !s.config.disabled).length)
+  const naming = upstreamNames ? upstreamPromptName : promptName
+  const listedName = (tool: McpTool) => (upstreamNames ? tool.tool : tool.name)
+  // A name our client sends, as the registry knows it: with upstream names, the one server's
+  // tool of that name (an unknown name is left as is: the registry says it is unknown).
+  const qualify = (name: string) =>
+    upstreamNames
+      ? Effect.map(registry.list(), ({ tools }) => tools.find((t) => t.tool === name)?.name ?? name)
+      : Effect.succeed(name)
+  const server = new Server(gatewayInfo, {
+    capabilities: {
+      tools: { listChanged: true },
+      // Subscriptions go to the server that owns the URI (GatewayRequests.subscribeRouted).
+      resources: { listChanged: true, subscribe: true },
+      prompts: { listChanged: true },
+      // Routed to the server that offers the prompt or template (GatewayRequests.ts).
+      completions: {},
+      // Passed on to every server that logs.
+      logging: {}
+    },
+    instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
+      (upstreamNames
+        ? "Tool and prompt names are the server's own."
+        : "Tool names are mcp__<server>__<tool>; prompt names are <server>__<prompt>.") +
+      (toolSearch ? ` Most tools are not listed: find them with ${SEARCH_TOOLS} and run them with ${CALL_TOOL}.` : "")
+  })
+  const alwaysLoad = new Set(config.servers.filter((s) => s.config.alwaysLoad === true && !s.config.disabled).map((s) => s.name))
+  /** Offered to the client: not denied, and not changed since pinned. */
+  const offered = (t: McpTool) => t.pin !== "changed" && permission.decide(t.name, t).behavior !== "deny"
+  // A server under a server-level deny offers nothing: no tools, resources or prompts.
+  const denied = (server: string) => permission.serverDenied(server) !== undefined
+  // Log lines and resource updates for this client (GatewayNotices.ts).
+  const notices = yield* makeGatewayNotices(server, denied, options.pushChanges !== false)
+  const resourceIndex = Effect.map(listAllResources(), (all) => ({
+    ...indexResources(all.resources, denied),
+    templates: all.templates.filter((t) => !denied(t.server))
+  }))
+
+  server.setRequestHandler("tools/list", () =>
+    run(Effect.map(toolSearch ? registry.list([...alwaysLoad]) : registry.list(), ({ tools }) => {
+      const listed = tools.filter(offered).map((t) => toListedTool(t, listedName(t)))
+      return { tools: toolSearch ? [...metaTools, ...listed] : listed }
+    })))
+
+  // The client's cancellation reaches the server that runs the tool, too; its progress reaches
+  // the client, under the token the client sent.
+  const callTool = (name: string, args: Record<string, unknown>, extra: CallExtra) =>
+    Effect.flatMap(qualify(name), (qualified) => notices.during(registry.resolve(qualified), extra.notice, asking(registry.resolve(qualified), extra.ask, registry.call(qualified, args, {
+      signal: extra.signal,
+      onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification),
+      relay: extra.relay
+    }).pipe(
+      Effect.map(({ result: theirs, tool }): CallToolResult => {
+        const result = asOurs(theirs)
+        // The server asks our client (relayed): its question and state go back as they came.
+        if (isInputRequired(result)) return result
+        const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
+        const shaped = shapeCallResult(result as never, budget.chars, budget.hint)
+        return {
+          ...result,
+          content: shaped.content as CallToolResult["content"],
+          ...(shaped.structuredContent ? { structuredContent: shaped.structuredContent } : {})
+        }
+      }),
+      // The server's own JSON-RPC error (a missing client capability, an unknown tool) reaches our
+      // client as that error, code and data kept; what went wrong on our side (denied, timed out,
+      // server down) is a tool result the calling model can read.
+      Effect.catchAll((error) =>
+        error._tag === "McpRequestError" && error.fromServer === true
+          ? Effect.fail(error)
+          : Effect.succeed(errorResult(refusalMessage(name, error, localSettings)))
+      )
+    ))))
+
+  const searchTools = (args: Record<string, unknown>) =>
+    typeof args.query !== "string" || args.query.trim() === ""
+      ? Effect.succeed(errorResult(`${SEARCH_TOOLS} needs a "query": what the tool should do, in plain words.`))
+      : Effect.map(registry.search(args.query), ({ results }) =>
+        searchResult(results.map((r) => r.tool).filter(offered).slice(0, searchLimit(args.limit))))
+
+  server.setRequestHandler("tools/call", (request, ctx) => {
+    const { arguments: args = {}, name } = request.params
+    const callExtra: CallExtra = {
+      signal: ctx.mcpReq.signal,
+      _meta: ctx.mcpReq._meta,
+      sendNotification: ctx.mcpReq.notify,
+      relay: relayOf(ctx.mcpReq, server.getClientCapabilities()),
+      ask: askerOf(ctx.mcpReq, server.getClientCapabilities()),
+      notice: ctx.mcpReq
+    }
+    if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
+    if (toolSearch && name === CALL_TOOL) {
+      const inner = args.arguments
+      return run(
+        typeof args.name !== "string"
+          ? Effect.succeed(errorResult(`${CALL_TOOL} needs a "name": a tool name from ${SEARCH_TOOLS}.`))
+          : callTool(args.name, inner && typeof inner === "object" && !Array.isArray(inner) ? inner as Record<string, unknown> : {}, callExtra),
+        ctx.mcpReq.signal
+      )
+    }
+    return run(callTool(name, args, callExtra), ctx.mcpReq.signal)
+  })
+
+  server.setRequestHandler("resources/list", () =>
+    run(Effect.map(resourceIndex, ({ listed }) => ({ resources: listed.map(({ server: _server, ...r }) => r) }))))
+
+  server.setRequestHandler("resources/templates/list", () =>
+    run(Effect.map(resourceIndex, ({ templates }) => ({
+      resourceTemplates: templates.map(({ server: _server, ...t }) => t)
+    }))))
+
+  // Reads go to the one server that owns the URI (GatewayRequests.readRouted): it lists it, or its
+  // template matches, or it alone can read it; listings are cached on the connections, so a read
+  // need not follow a listing. A URI two servers claim is served by neither.
+  server.setRequestHandler("resources/read", (request, ctx) =>
+    run(Effect.map(readRouted(request.params.uri, denied, relayOf(ctx.mcpReq, server.getClientCapabilities())), asOurs), ctx.mcpReq.signal))
+
+  // Passed on to the server that owns the URI while any client is subscribed (GatewayNotices.ts).
+  server.setRequestHandler("resources/subscribe", (request, ctx) => run(notices.subscribe(request.params.uri, true), ctx.mcpReq.signal))
+  server.setRequestHandler("resources/unsubscribe", (request, ctx) => run(notices.subscribe(request.params.uri, false), ctx.mcpReq.signal))
+
+  const promptIndex = Effect.map(listAllPrompts(), ({ prompts }) => indexPrompts(prompts, denied, naming))
+
+  server.setRequestHandler("prompts/list", () =>
+    run(Effect.map(promptIndex, (prompts) => ({
+      prompts: [...prompts].map(([name, { server: _owner, ...p }]) => ({ ...p, name }))
+    }))))
+
+  server.setRequestHandler("prompts/get", (request, ctx) =>
+    run(Effect.gen(function*() {
+      const target = (yield* promptIndex).get(request.params.name)
+      if (!target) {
+        return yield* Effect.fail(protocolError(JsonRpc.InvalidParams, `Unknown prompt ${request.params.name}`))
+      }
+      const relay = relayOf(ctx.mcpReq, server.getClientCapabilities())
+      const got = getPrompt(target.server, target.name, request.params.arguments ?? {}, relay)
+      return asOurs(yield* notices.during(Effect.succeed(target), ctx.mcpReq, asking(Effect.succeed(target), askerOf(ctx.mcpReq, server.getClientCapabilities()), got)))
+    }), ctx.mcpReq.signal))
+
+  server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied, naming), ctx.mcpReq.signal))
+
+  // Remembered for this client's log lines; the servers are told the most verbose level asked.
+  server.setRequestHandler("logging/setLevel", (request) => run(Effect.as(notices.setLevel(request.params.level), {})))
+
+  // A server's catalogue changed (or it went away): tell our client to list again.
+  if (options.pushChanges !== false) {
+    const push = (send: () => Promise<void>) => () => void send().catch(() => undefined)
+    yield* watchCatalog({
+      tools: push(() => server.sendToolListChanged()),
+      resources: push(() => server.sendResourceListChanged()),
+      prompts: push(() => server.sendPromptListChanged())
+    })
+  }
+  return server
+})
+
+/**
+ * Calls `notify` whenever the catalogue may have changed, while the scope lasts: a server's list
+ * changed (or it went away), or a tool was trusted from another process (`mcpctl trust`).
+ * @since 0.1.0
+ */
+export const watchCatalog = (notify: CatalogNotify) => Effect.gen(function*() {
+  const pool = yield* ConnectionPool
+  yield* pool.events.subscribe.pipe(
+    Effect.flatMap((events) =>
+      events.take.pipe(
+        Effect.map((event) =>
+          event._tag === "ListChanged" && event.list === "resources"
+            ? notify.resources()
+            : event._tag === "ListChanged" && event.list === "prompts"
+            ? notify.prompts()
+            : notify.tools()
+        ),
+        Effect.forever
+      )
+    ),
+    Effect.forkScoped
+  )
+  const pins = yield* Effect.serviceOption(Pins)
+  if (Option.isSome(pins)) yield* pins.value.watch(Effect.sync(() => notify.tools()))
+  const notices = yield* Effect.serviceOption(ServerNotices)
+  const updated = notify.resourceUpdated
+  if (Option.isSome(notices) && updated !== undefined) yield* notices.value.onResourceUpdated((u) => updated(u.uri))
+})
+
+/** What a forwarded call needs of its request: cancellation, the progress token, a way to notify. */
+interface CallExtra {
+  readonly signal: AbortSignal
+  readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined
+  readonly sendNotification: Parameters<typeof progressTo>[1]
+  /** What our client can answer of the server's questions, and this round's answers. */
+  readonly relay: InputRelay | undefined
+  /** How a 2025-era server's `elicitation/create` reaches our client, when it can. */
+  readonly ask: Asker | undefined
+  /** Where the server's log lines during the call go, and at which level the request asks. */
+  readonly notice: NoticeContext
+}
+
+/**
+ * Progress of a forwarded call, passed back to our client under the token it sent (none asked
+ * for, none sent).
+ */
+const progressTo = (
+  token: string | number | undefined,
+  send: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>
+) =>
+  token === undefined
+    ? undefined
+    : (p: { progress: number; total?: number; message?: string }) =>
+      void send({ method: "notifications/progress", params: { progressToken: token, ...p } }).catch(() => undefined)
+
+// ---------------------------------------------------------------------------------------------
+// Serving
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What building a gateway needs: the host's services.
+ * @since 0.1.0
+ */
+export type GatewayRequirements = ToolRegistry | Permission | McpConfig | ConnectionPool
+
+/**
+ * Options of `Gateway.layerHttp`: a port on 127.0.0.1 (0 picks a free one) or a Unix `socket`,
+ * the bearer `token` (default: a random one per run on a port, none on a socket), and the
+ * session cap, idle time and body limit.
+ * @since 0.1.0
+ */
+export type HttpOptions = HttpServeOptions
+
+/**
+ * A gateway being served; it stops when the layer's scope closes.
+ * @since 0.1.0
+ */
+export class Gateway extends Context.Tag("@mcpctl/core/Gateway")<
+  Gateway,
+  {
+    /** Where clients reach it: `stdio`, or the URL of the Streamable HTTP endpoint. */
+    readonly address: string
+    /** Completes when the client side is gone for good: stdin closed (stdio); never for HTTP. */
+    readonly closed: Effect.Effect<void>
+    /** The bearer token every HTTP request must carry (`Authorization: Bearer …`); none on stdio or a socket. */
+    readonly token?: string | undefined
+  }
+>() {
+  /** Serves on stdin/stdout until the client closes stdin. Logs must not go to stdout. */
+  static readonly layerStdio: Layer.Layer<Gateway, never, GatewayRequirements> = Layer.scoped(
+    this,
+    Effect.suspend(() => serveStdio({}))
+  )
+
+  /** `layerStdio` with options (the deferred catalogue of `--tool-search`). */
+  static readonly layerStdioWith = (options: GatewayOptions): Layer.Layer<Gateway, never, GatewayRequirements> =>
+    Layer.scoped(this, Effect.suspend(() => serveStdio(options)))
+
+  /**
+   * Serves Streamable HTTP at exactly `/mcp`, on 127.0.0.1 (loopback Host and Origin only) or a
+   * 0600 Unix socket, for one user: every request carries the run's bearer token (`token`), bodies
+   * are limited, sessions capped and closed when idle, and a dropped response cancels its calls.
+   * One gateway server and transport per session, as the SDK requires, each closed with its
+   * session. A port or socket that cannot be bound is a `UsageError`.
+   */
+  static readonly layerHttp = (options: HttpOptions & GatewayOptions): Layer.Layer<Gateway, UsageError, GatewayRequirements> =>
+    Layer.scoped(
+      this,
+      Effect.map(
+        serveHttp(options, {
+          session: makeGateway(options),
+          request: Effect.scoped(makeGateway({ ...options, pushChanges: false })),
+          watch: watchCatalog,
+          paramHeaders: (name) =>
+            Effect.flatMap(ToolRegistry, (registry) =>
+              registry.resolve(name).pipe(
+                // With upstream names the client sends the server's own name.
+                Effect.orElse(() =>
+                  Effect.flatMap(registry.list(), ({ tools }) => {
+                    const named = tools.filter((t) => t.tool === name)
+                    return options.names === "upstream" && named.length === 1 ? Effect.succeed(named[0]!) : Effect.fail(name)
+                  })
+                )
+              )).pipe(
+              Effect.map((tool) => headerParams(tool.inputSchema)),
+              Effect.orElseSucceed(() => [])
+            )
+        }),
+        ({ address, token }) => Gateway.of({ address, token, closed: Effect.never })
+      )
+    )
+}
+
+/**
+ * Serves stdin/stdout in the era the client opens with (the SDK's `serveStdio` decides): a
+ * `server/discover` or a request carrying the 2026-07-28 `_meta` envelope pins the connection
+ * modern (catalogue changes on `subscriptions/listen`), an `initialize` pins it legacy
+ * (`list_changed` as before). Each gateway instance the SDK asks for (a discarded probe one too)
+ * has its own scope, closed with it.
+ */
+const serveStdio = (options: GatewayOptions) => Effect.gen(function*() {
+  const parent = yield* Effect.scope
+  const runtime = yield* Effect.runtime<GatewayRequirements>()
+  const instance = Effect.gen(function*() {
+    const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
+    const server = yield* makeGateway(options).pipe(Scope.extend(scope))
+    server.onclose = () => void Runtime.runPromise(runtime)(Scope.close(scope, Exit.void)).catch(() => undefined)
+    return server
+  })
+  // Listening before anything else runs: an end of input must not slip past unseen.
+  const ended = yield* Deferred.make<void>()
+  const end = () => Deferred.unsafeDone(ended, Exit.void)
+  yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      process.stdin.once("end", end)
+      process.stdin.once("close", end)
+    }),
+    () =>
+      Effect.sync(() => {
+        process.stdin.off("end", end)
+        process.stdin.off("close", end)
+      })
+  )
+  yield* Effect.acquireRelease(
+    Effect.sync(() => serveStdioEras(() => Runtime.runPromise(runtime)(instance))),
+    (handle) => Effect.promise(() => handle.close().catch(() => undefined))
+  )
+  return Gateway.of({ address: "stdio", closed: Deferred.await(ended) })
+})

@@ -1,0 +1,181 @@
+/**
+ * The SDK `Client` the pool connects with: SDK v2's `Client`, plus a record of the notification
+ * methods it has a handler for (set through the public `setNotificationHandler` /
+ * `removeNotificationHandler`, including the ones the SDK's own constructor registers), so the
+ * pool can drop, before the SDK parses them, notifications nobody listens to
+ * (`Resilience.answerInvalidResponses`), and the host's server-log handler with its threshold,
+ * so a `notifications/message` costs a level comparison, not the SDK's schema dispatch; and every
+ * request carries the trace context the pool set for it (`traceContext.ts`), whichever SDK method
+ * built it. A `tools/call` a server answers with a task (`resultType: "task"`, the tasks extension)
+ * reaches the caller as a result with no content and the task under {@link TASK_RESULT_KEY}: the
+ * SDK's decoder knows no `task` result type and would refuse it.
+ */
+// @ts-nocheck
+
+import { Client, type JSONRPCNotification, type JSONRPCResponse, type LoggingLevel } from "@modelcontextprotocol/client"
+import { currentTraceMeta, withMetaKeys } from "../traceContext.js"
+import { logLevelOfLine } from "./logLine.js"
+
+// Kept outside the instance: the SDK's constructor registers its own handlers (progress,
+// cancelled) before a subclass's fields exist.
+const listened = new WeakMap<Client, Set<string>>()
+
+const methodsOf = (client: Client): Set<string> => {
+  let methods = listened.get(client)
+  if (methods === undefined) listened.set(client, methods = new Set())
+  return methods
+}
+
+/** The MCP log levels by severity (syslog order, least severe first). */
+const severity = new Map<string, number>(
+  ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"].map((level, i) => [level, i])
+)
+/** A level's rank; an unknown one counts as info, as `Resources.levelAtLeast` has it. */
+const rankOf = (level: string): number => severity.get(level) ?? 1
+
+/** What a server log message hands the host: its params, as the wire has them. */
+export interface LogParams {
+  readonly level: LoggingLevel
+  readonly logger?: string | undefined
+  readonly data?: unknown
+}
+
+/** A host's server-log handler: messages at `threshold` or above go to `write`. */
+interface LogRoute {
+  readonly threshold: number
+  readonly write: (params: LogParams) => void
+}
+
+const logRoutes = new WeakMap<Client, LogRoute>()
+
+type AnyRequest = { method: string; params?: Record<string, unknown> }
+
+/** The tasks extension's identifier, under `capabilities.extensions`. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+
+/** Client options with the tasks extension declared (pure). */
+export const withTasksExtension = <C extends { readonly capabilities?: object | undefined }>(options: C | undefined): C => {
+  const capabilities = (options?.capabilities ?? {}) as { readonly extensions?: Record<string, object> }
+  return { ...options, capabilities: { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } } } as C
+}
+
+/** Where a result carries the task a server created instead of answering (see the module's comment). */
+export const TASK_RESULT_KEY = "io.modelcontextprotocol/task"
+
+/** A `resultType: "task"` answer as a `complete` one carrying the task (pure). */
+export const liftTaskResult = (response: JSONRPCResponse): JSONRPCResponse => {
+  const result = (response as { result?: Record<string, unknown> }).result
+  if (result === undefined || result.resultType !== "task") return response
+  const { _meta, resultType: _, ...task } = result
+  return { ...response, result: { resultType: "complete", content: [], [TASK_RESULT_KEY]: task, ...(_meta !== undefined ? { _meta } : {}) } } as JSONRPCResponse
+}
+
+/** The 2026-07-28 envelope key of the log level a request asks for (no `logging/setLevel` there). */
+const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+
+export class HostClient extends Client {
+  /**
+   * The log level every request asks for on a 2026-07-28 connection (`Resources.setLogLevel`):
+   * that era has no `logging/setLevel`, a server logs during a request only at the level its
+   * envelope names. Unset: no level asked, no logs sent.
+   */
+  requestLogLevel: LoggingLevel | undefined
+
+  // Every SDK method (callTool, listTools, complete, …) sends through `request`; `server/discover`
+  // through `_requestWithSchema`.
+  override request(...args: Array<any>): Promise<any> {
+    const meta = currentTraceMeta()
+    if (meta !== undefined) args[0] = { ...args[0], params: withMetaKeys((args[0] as AnyRequest).params, meta) }
+    if (this.requestLogLevel !== undefined) {
+      const params = (args[0] as AnyRequest).params
+      args[0] = { ...args[0], params: { ...params, _meta: { ...(params?._meta as object | undefined), [LOG_LEVEL_KEY]: this.requestLogLevel } } }
+    }
+    return (super.request as (...args: Array<any>) => Promise<any>)(...args)
+  }
+
+  protected override _requestWithSchema(...args: Array<any>): Promise<any> {
+    const meta = currentTraceMeta()
+    if (meta !== undefined) args[0] = { ...args[0], params: withMetaKeys((args[0] as AnyRequest).params, meta) }
+    return (super._requestWithSchema as (...args: Array<any>) => Promise<any>)(...args)
+  }
+
+  protected override _onresponse(response: JSONRPCResponse): void {
+    super._onresponse(liftTaskResult(response))
+  }
+
+  override setNotificationHandler(method: string, ...rest: Array<unknown>): void {
+    methodsOf(this).add(method)
+    if (method === "notifications/message") logRoutes.delete(this)
+    return (super.setNotificationHandler as (method: string, ...rest: Array<unknown>) => void)(method, ...rest)
+  }
+
+  override removeNotificationHandler(method: string): void {
+    methodsOf(this).delete(method)
+    if (method === "notifications/message") logRoutes.delete(this)
+    super.removeNotificationHandler(method)
+  }
+
+  /**
+   * The server-log handler, delivered by the pool's transport wrapper (`directDelivery`): a
+   * message below `threshold` is dropped after a level comparison, one at or above it goes to
+   * `write` with its params as received (the same fields the SDK's parse would hand over).
+   */
+  setServerLogHandler(threshold: LoggingLevel, write: (params: LogParams) => void): void {
+    // Also through the SDK, for a message the direct path leaves to it (an unknown level).
+    this.setNotificationHandler("notifications/message", (n: { readonly params: LogParams }) => {
+      if (rankOf(n.params.level) >= rankOf(threshold)) write(n.params)
+    })
+    logRoutes.set(this, { threshold: rankOf(threshold), write })
+  }
+}
+
+/**
+ * Notifications the SDK consumes itself, before any registered handler: the acknowledgement that
+ * opens a `subscriptions/listen` stream and a server's cancel of one (2026-07-28).
+ */
+const consumedBySdk = new Set(["notifications/subscriptions/acknowledged", "notifications/cancelled"])
+
+/**
+ * Whether `client` would hand a notification of `method` to anyone: a handler for the method, a
+ * fallback handler, or the SDK's own subscription bookkeeping. A client that is not a
+ * `HostClient` listens to everything (no shortcut).
+ */
+export const listensTo = (client: Client) => (method: string): boolean =>
+  client.fallbackNotificationHandler !== undefined || !(client instanceof HostClient) ||
+  listened.get(client)?.has(method) === true || consumedBySdk.has(method)
+
+/** How the pool's transport wrapper takes notifications off the SDK's path (`Resilience.answerInvalidResponses`). */
+export interface NotificationShortcut {
+  /**
+   * A parsed notification: true when it was dropped (a server log below the host's threshold) or
+   * handed to the host's handler; false leaves it to the SDK (no handler set through
+   * `setServerLogHandler`, another method, or params the SDK's schema would have to judge).
+   */
+  readonly takes: (message: JSONRPCNotification) => boolean
+  /** A raw line, before it is parsed (stdio): true when it is a server log below the threshold. */
+  readonly skipsLine: (line: string) => boolean
+}
+
+export const notificationShortcut = (client: Client): NotificationShortcut => ({
+  takes: (message) => {
+    if (message.method !== "notifications/message") return false
+    const route = logRoutes.get(client)
+    if (route === undefined) return false
+    const params = message.params as { level?: unknown; logger?: unknown } | undefined
+    const level = params?.level
+    const rank = typeof level === "string" ? severity.get(level) : undefined
+    if (rank === undefined || (params!.logger !== undefined && typeof params!.logger !== "string")) return false
+    if (rank >= route.threshold) route.write(params as unknown as LogParams)
+    return true
+  },
+  skipsLine: (line) => {
+    const route = logRoutes.get(client)
+    // Only lines that can be logs are scanned (a result's line is left alone at once).
+    if (route === undefined || route.threshold === 0 || !line.includes(LOG_METHOD)) return false
+    const level = logLevelOfLine(line)
+    const rank = level === undefined ? undefined : severity.get(level)
+    return rank !== undefined && rank < route.threshold
+  }
+})
+
+const LOG_METHOD = "\"notifications/message\""

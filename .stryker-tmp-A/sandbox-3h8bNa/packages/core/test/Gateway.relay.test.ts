@@ -1,0 +1,116 @@
+/**
+ * What serve passes between its client and its servers (pool/InputRelay.ts, gateway/GatewayRelay.ts):
+ * the relay chosen from the client's capabilities, the params a relayed request adds, results
+ * cleaned of the server's own envelope, the names of `--names upstream`, and what a refused call
+ * tells the client. The whole path runs in conformance-serve.test.ts (the protocol's server suite).
+ */
+// @ts-nocheck
+
+import { describe, expect, it } from "@effect/vitest"
+import { CLIENT_CAPABILITIES_KEY, isInputRequired, relayFor, relayParams } from "../src/internal/pool/InputRelay.js"
+import { askerOf, asOurs, refusalMessage, relayOf } from "../src/internal/gateway/GatewayRelay.js"
+import { servesUpstreamNames } from "../src/gateway/Gateway.js"
+import { indexPrompts, upstreamPromptName } from "../src/internal/gateway/GatewayCatalog.js"
+
+describe("relay", () => {
+  it("relays only for a client that can answer something, with its capabilities as declared", () => {
+    expect(relayFor(undefined)).toBeUndefined()
+    expect(relayFor({ experimental: {} })).toBeUndefined()
+    expect(relayFor({ sampling: {}, experimental: {} })).toEqual({ capabilities: { sampling: {} } })
+    expect(relayFor({ elicitation: { form: {} } }, { inputResponses: { q: { action: "accept" } }, requestState: " s " })).toEqual({
+      capabilities: { elicitation: { form: {} } },
+      inputResponses: { q: { action: "accept" } },
+      requestState: " s "
+    })
+  })
+
+  it("sends the round on as it came, and the client's capabilities in the modern envelope only", () => {
+    const state = ` {"step":"two","note":"\\u0000 \u2028 𝄞"} `
+    const relay = relayFor({ roots: {} }, { inputResponses: { r: { roots: [] } }, requestState: state })
+    expect(relayParams("modern", relay)).toEqual({
+      inputResponses: { r: { roots: [] } },
+      requestState: state,
+      _meta: { [CLIENT_CAPABILITIES_KEY]: { roots: {} } }
+    })
+    expect(relayParams("legacy", relay)).toEqual({ inputResponses: { r: { roots: [] } }, requestState: state })
+    expect((relayParams("legacy", relay) as { requestState: string }).requestState).toBe(state)
+    expect(relayParams("modern", undefined)).toEqual({})
+  })
+
+  it("reads the capabilities from the request's envelope (2026-07-28), else from initialize", () => {
+    const modern = { envelope: { [CLIENT_CAPABILITIES_KEY]: { sampling: {} } }, requestState: () => "x", elicitInput: () => Promise.reject() }
+    expect(relayOf(modern, { elicitation: {} })).toEqual({ capabilities: { sampling: {} }, requestState: "x" })
+    const legacy = { requestState: () => undefined, elicitInput: () => Promise.reject() }
+    expect(relayOf(legacy, { elicitation: {} })).toEqual({ capabilities: { elicitation: {} } })
+    expect(relayOf(legacy, {})).toBeUndefined()
+  })
+
+  it("asks a 2025-era client that declared elicitation, in the modes it declared; never a 2026-07-28 one", async () => {
+    const asked: Array<unknown> = []
+    const legacy = { requestState: () => undefined, elicitInput: (p: never) => (asked.push(p), Promise.resolve({ action: "accept" as const })) }
+    expect(askerOf(legacy, {})).toBeUndefined()
+    expect(askerOf({ ...legacy, envelope: { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } } }, { elicitation: {} })).toBeUndefined()
+    const formOnly = askerOf(legacy, { elicitation: {} })!
+    expect(await formOnly({ message: "m", requestedSchema: { type: "object", properties: {} } })).toEqual({ action: "accept" })
+    expect(await formOnly({ mode: "url", message: "m", url: "https://x.test", elicitationId: "1" })).toEqual({ action: "decline" })
+    expect(asked).toHaveLength(1)
+  })
+
+  it("tells an input_required answer from a result", () => {
+    expect(isInputRequired({ resultType: "input_required", inputRequests: {} })).toBe(true)
+    expect(isInputRequired({ resultType: "complete", content: [] })).toBe(false)
+    expect(isInputRequired({ content: [] })).toBe(false)
+  })
+})
+
+describe("results as serve's own", () => {
+  it("drops the server's serverInfo and the default resultType, keeps every other _meta key and field", () => {
+    const theirs = {
+      content: [{ type: "text", text: "t" }],
+      resultType: "complete",
+      icons: [{ src: "https://x.test/i.png" }],
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "upstream", version: "1" }, "vendor/key": 1 }
+    }
+    expect(asOurs(theirs)).toEqual({ content: [{ type: "text", text: "t" }], icons: [{ src: "https://x.test/i.png" }], _meta: { "vendor/key": 1 } })
+    expect(asOurs({ resultType: "input_required", requestState: "s", _meta: { "io.modelcontextprotocol/serverInfo": {} } }))
+      .toEqual({ resultType: "input_required", requestState: "s" })
+  })
+})
+
+describe("--names upstream", () => {
+  it("applies with exactly one enabled server; with several the prefixed names stay", () => {
+    expect(servesUpstreamNames({ names: "upstream" }, 1)).toBe(true)
+    expect(servesUpstreamNames({ names: "upstream" }, 2)).toBe(false)
+    expect(servesUpstreamNames({}, 1)).toBe(false)
+  })
+
+  it("indexes prompts under the server's own names", () => {
+    const prompts = [{ server: "ref", name: "greet" }]
+    expect([...indexPrompts(prompts, () => false).keys()]).toEqual(["ref__greet"])
+    expect([...indexPrompts(prompts, () => false, upstreamPromptName).keys()]).toEqual(["greet"])
+  })
+})
+
+describe("what a refused call tells serve's client", () => {
+  const local = "/home/u/project/.mcpctl/settings.local.json"
+  it("a hidden or unknown tool: only that it is not offered", () => {
+    const hidden = { _tag: "UsageError", message: "mcp__a__secret is hidden by excludeTools (\"secret*\") in /home/u/.mcpctl/settings.json." }
+    const message = refusalMessage("secret", hidden, local)
+    expect(message).toBe("secret is not offered by this server.")
+    expect(message).not.toMatch(/excludeTools|settings\.json|secret\*/)
+  })
+
+  it("an ask nobody can answer: serve --yes or an allow rule in the local settings file, by absolute path", () => {
+    const ask = { _tag: "PermissionDenied", behavior: "ask", rule: "mcp__a__edit", message: "mcp__a__edit needs approval: run on a terminal, pass --yes, or …" }
+    const message = refusalMessage("mcp__a__edit", ask, local)
+    expect(message).toContain("start serve with --yes")
+    expect(message).toContain(`"mcp__a__edit" to permissions.allow in ${local}`)
+    expect(message).not.toContain("run on a terminal")
+    const rule = { ...ask, rule: "mcp__a", message: "mcp__a__edit needs approval (rule \"mcp__a\" in permissions.ask of x): …" }
+    expect(refusalMessage("mcp__a__edit", rule, local)).toContain("remove that ask rule")
+  })
+
+  it("a denial keeps its message", () => {
+    expect(refusalMessage("t", { _tag: "PermissionDenied", behavior: "deny", message: "t is denied" }, local)).toBe("t is denied")
+  })
+})
