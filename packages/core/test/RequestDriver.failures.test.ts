@@ -152,7 +152,7 @@ describe("request: failures that keep the connection", () => {
 
   it.effect("an answer over the size limit is refused with its size; the connection stays", () =>
     Effect.gen(function*() {
-      const cause = new MessageTooLargeError("alpha", 40_000_000, 1_048_576, false)
+      const cause = new MessageTooLargeError({ server: "alpha", size: 40_000_000, limit: 1_048_576, complete: false })
       const error = yield* failure("tools/call", cause)
       expect(error).toMatchObject({ _tag: "McpRequestError", code: MESSAGE_TOO_LARGE, refusedAnswer: true, message: `alpha: ${cause.message}` })
       expect(error.cause).toBe(cause)
