@@ -100,8 +100,14 @@ describe("request: a lost connection", () => {
 describe("request: failures that keep the connection", () => {
   it.effect("the session the server forgot: a 404 with -32001, or a 400/404 that blames the session", () =>
     Effect.gen(function*() {
-      const spec = new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing: {"jsonrpc":"2.0","error":{"code": -32001}}`, { status: 404 })
-      const reference = new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing: Not Found: unknown Session", { status: 404 })
+      // Built as SDK v2's Streamable HTTP send does: the body is in `data.text`.
+      const specBody = `{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}`
+      const spec = new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${specBody}`, { status: 404, text: specBody })
+      const referenceBody = `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}`
+      const reference = new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${referenceBody}`, {
+        status: 400,
+        text: referenceBody
+      })
       for (const cause of [spec, reference]) {
         const error = yield* failure("tools/call", cause)
         expect(error).toMatchObject({ _tag: "SessionExpired", server: "alpha", message: `The session with server "alpha" expired.` })
@@ -142,7 +148,7 @@ describe("request: failures that keep the connection", () => {
       const mismatch = yield* failure("tools/call", new ProtocolError(-32602, "Structured content does not match the tool's output schema: x"))
       expect(mismatch).toMatchObject({ _tag: "McpRequestError", code: -32602, refusedAnswer: true })
       expect(mismatch).not.toHaveProperty("fromServer")
-      const missing = yield* failure("tools/call", new ProtocolError(-32602, "Tool t has an output schema but did not return structured content"))
+      const missing = yield* failure("tools/call", new ProtocolError(-32600, "Tool t has an output schema but did not return structured content"))
       expect(missing).toMatchObject({ refusedAnswer: true })
       const own = yield* failure("tools/call", new ProtocolError(-32603, "internal"))
       expect(own).toMatchObject({ fromServer: true })
