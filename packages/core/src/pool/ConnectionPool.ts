@@ -1,32 +1,24 @@
 /**
  * Live connections, one per server, and the status of every configured server. Every use of a
  * server (list, call, read) goes through `run`, so connecting, limits, error classification and
- * reconnection live in one place. The pool keeps one record per configured server and one per
- * connection (see `ServerRecord`, `ConnectionRecord` below); the connect itself is
- * `internal/pool/handshake.ts`, the lists remembered per connection `ConnectionLists.ts`.
+ * reconnection live in one place. This module is the tag, its types and layers; the
+ * implementation is `internal/pool/pool.ts` (the connect itself `handshake.ts`, the lists
+ * remembered per connection `ConnectionLists.ts`).
  */
-import type { Client, Transport as SdkTransport, Implementation, ServerCapabilities } from "@modelcontextprotocol/client"
+import type { Client, Implementation } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as PubSub from "effect/PubSub"
-import * as RcMap from "effect/RcMap"
-import * as Runtime from "effect/Runtime"
-import { McpConfig } from "../config/McpConfig.js"
-import { type Protocol, type ResolvedServer, unknownServerMessage } from "../config/ServerConfig.js"
-import { ServerUnavailable } from "../Errors.js"
-import { type ConcreteKind } from "../internal/transport/OpenedTransport.js"
-import { Transport } from "../transport/Transport.js"
-import { ConnectionLists, dropOnListChanged, type ListKind, listenForChanges, type SharedLists } from "../internal/pool/ConnectionLists.js"
-import type { Era } from "../internal/pool/EraCache.js"
-import { handshake } from "../internal/pool/handshake.js"
-import { listensTo, notificationShortcut, withTasksExtension } from "../internal/pool/hostClient.js"
+import type * as PubSub from "effect/PubSub"
+import type * as Scope from "effect/Scope"
+import type { McpConfig } from "../config/McpConfig.js"
+import type { ResolvedServer } from "../config/ServerConfig.js"
+import type { ServerUnavailable } from "../Errors.js"
+import type { Transport } from "../transport/Transport.js"
+import * as internal from "../internal/pool/pool.js"
+import * as PoolTypes from "../internal/pool/poolTypes.js"
 import { request as driver, type RequestOptions } from "../internal/pool/request.js"
-import { defaultTracer } from "../internal/traceContext.js"
-import { isNeedsAuthCached, markNeedsAuth, needsAuthKey } from "../internal/pool/NeedsAuthCache.js"
-import { isTerminal, type RequestError } from "../internal/pool/RequestErrors.js"
-import { afterRequest, answerInvalidResponses, mayResend, type Outcome } from "../internal/pool/Resilience.js"
+import type { RequestError } from "../internal/pool/RequestErrors.js"
 
 /**
  * Sends one SDK request over a connection as an Effect (for `run`'s `use`): interruption cancels
@@ -44,124 +36,48 @@ export const request: <A>(
  * How mcpctl introduces itself in `initialize`.
  * @since 0.1.0
  */
-export const clientInfo: Implementation = { name: "mcpctl", version: "0.1.0" }
+export const clientInfo: Implementation = PoolTypes.clientInfo
 
 /**
  * A connected server: the SDK client plus what `initialize` told us.
  * @since 0.1.0
  */
-export interface Connection {
-  readonly server: ResolvedServer
-  readonly client: Client
-  readonly kind: ConcreteKind
-  readonly serverInfo: Implementation | undefined
-  readonly capabilities: ServerCapabilities | undefined
-  readonly instructions: string | undefined
-  readonly connectMs: number
-  /**
-   * Lists fetched over this connection (tools, resources, prompts), by typed key. They live and
-   * die with the connection, and `list_changed` drops the one it names.
-   */
-  readonly lists: ConnectionLists
-  /** The server's process id (stdio only): for diagnostics, and for tests that kill it. */
-  readonly pid: number | undefined
-  /** The protocol era of the connection: 2026-07-28 and later (`modern`) or the 2025 era (`legacy`). */
-  readonly era: Era
-  /** The protocol version negotiated (`server/discover` or `initialize`). */
-  readonly protocolVersion: string | undefined
-  /** Legacy only because the era probe went unanswered within its wait (not remembered). */
-  readonly eraByTimeout?: boolean | undefined
-}
+export type Connection = PoolTypes.Connection
 
 /**
  * Options of one request through the pool.
  * @since 0.1.0
  */
-export interface RunOptions {
-  /**
-   * Sending the request twice is harmless, so a request lost with its connection is sent once
-   * more on a fresh one. Default: true for everything but `tools/call`, whose callers pass the
-   * tool's `readOnlyHint || idempotentHint`.
-   */
-  readonly idempotent?: boolean | undefined
-}
+export type RunOptions = PoolTypes.RunOptions
 
 /**
  * What `servers` reports for one server.
  * @since 0.1.0
  */
-export type ServerState =
-  | { readonly status: "connected"; readonly server: ResolvedServer; readonly connection: Connection }
-  | {
-    readonly status: "failed" | "needs-auth"
-    readonly server: ResolvedServer
-    readonly error: ServerUnavailable
-    readonly connectMs?: number
-  }
-  | { readonly status: "pending" | "disabled"; readonly server: ResolvedServer }
+export type ServerState = PoolTypes.ServerState
 
 /**
  * Something changed on a server: caches built on it must be dropped or refreshed.
  * @since 0.1.0
  */
-export type PoolEvent =
-  | { readonly _tag: "Closed"; readonly server: string }
-  | { readonly _tag: "ListChanged"; readonly server: string; readonly list: ListKind }
+export type PoolEvent = PoolTypes.PoolEvent
 
 /** @since 0.1.0 */
 export type { RequestOptions }
 
 /**
- * Library knobs of the pool beyond the settings' limits.
+ * Library knobs of the pool beyond the settings' limits (idle time, client capabilities, request
+ * handlers, era, listening, tasks, the era probe's wait).
  * @since 0.1.0
  */
-export interface PoolOptions {
-  /**
-   * How long an unused connection stays open. Default: forever (the CLI's runs are short; an
-   * agent loop may want stdio servers closed after a few idle minutes and reopened on demand).
-   */
-  readonly idleTimeToLive?: Duration.DurationInput | undefined
-  /** Client capabilities to declare (elicitation, roots, ...). */
-  readonly capabilities?: ConstructorParameters<typeof Client>[1]
-  /**
-   * Called with each new client before it connects, to register request handlers. The pool owns
-   * the `list_changed` notification handlers (they drop cached lists); subscribe to `events`.
-   */
-  readonly configureClient?: ((client: Client, server: ResolvedServer) => void) | undefined
-  /**
-   * Remember a failed connect for the pool's life: later uses of the server fail at once with the
-   * same error instead of connecting (and waiting out MCP_TIMEOUT) again; `invalidate` forgets it
-   * (after a sign-in). The CLI's commands make one connect attempt per server this way. Default
-   * false: the next use tries again, as a long-lived host (serve) wants.
-   */
-  readonly rememberFailedConnects?: boolean | undefined
-  /** `--protocol`: the era of every server for this pool, over their `protocol` settings. */
-  readonly protocol?: Protocol | undefined
-  /**
-   * Open a `subscriptions/listen` stream on each modern connection whose server announces
-   * `listChanged`, so catalogue changes arrive as on legacy connections (events, dropped
-   * lists). Default true; one-shot commands turn it off (nothing they hold outlives the run).
-   */
-  readonly listen?: boolean | undefined
-  /**
-   * Declare the tasks extension (`io.modelcontextprotocol/tasks`): a server may then answer a
-   * `tools/call` with a task (Tasks.ts). Default true; a host that cannot hand a task on to its
-   * own client turns it off, and the server runs such calls to the end instead.
-   */
-  readonly tasks?: boolean | undefined
-  /** How long `auto`'s era probe waits (ms); default {@link probeTimeout}. */
-  readonly probeTimeoutMs?: number | undefined
-}
+export type PoolOptions = PoolTypes.PoolOptions
 
 /**
  * How long `auto`'s era probe waits: `probeTimeoutMs` when given, else a tenth of the connect
- * timeout (MCP_TIMEOUT) but at least 3 s; never more than the connect timeout. A user who raises
- * MCP_TIMEOUT for a slow machine or server gets a probe that waits in proportion: a fixed 3 s
- * probe that times out on a loaded machine sends a modern server `initialize` instead.
+ * timeout (MCP_TIMEOUT) but at least 3 s; never more than the connect timeout.
  * @since 0.1.0
  */
-export const probeTimeout = (probeTimeoutMs: number | undefined, connectTimeoutMs: number): number =>
-  Math.min(probeTimeoutMs ?? Math.max(3_000, Math.round(connectTimeoutMs / 10)), connectTimeoutMs)
+export const probeTimeout: (probeTimeoutMs: number | undefined, connectTimeoutMs: number) => number = PoolTypes.probeTimeout
 
 /**
  * One live connection per server; status of all of them.
@@ -212,348 +128,10 @@ export class ConnectionPool extends Context.Tag("@mcpctl/core/ConnectionPool")<
     Layer.scoped(ConnectionPool, make(options))
 }
 
-/** Everything the pool knows about one configured server, made once per server. */
-interface ServerRecord {
-  readonly server: ResolvedServer
-  /** The connect limit it counts against: local (stdio) or remote. */
-  readonly permits: Effect.Semaphore
-  /** What `state` reports. */
-  state: ServerState
-  /**
-   * The current connection. Only this one may drop the server's RcMap entry: a replaced
-   * connection closing late must not take its successor down.
-   */
-  live: ConnectionRecord | undefined
-  /**
-   * The error of the latest failed connect. Every fiber that waited on that connect gets the
-   * very same error object; only the first one to see it still current drops the failed entry,
-   * so a late waiter cannot drop a fresh entry another fiber just made.
-   */
-  failedConnect: ServerUnavailable | undefined
-  /** Connections made so far: after the first, a connect is a reconnect (in the logs). */
-  connects: number
-}
-
-/** One connection: what `get` hands out, plus what only the pool tracks about it. */
-interface ConnectionRecord extends Connection {
-  /** Terminal transport errors in a row (Resilience.afterRequest); any server message resets it. */
-  failures: number
-}
-
 /**
- * Builds a pool over the configured servers.
+ * Builds a pool over the configured servers (the implementation: `internal/pool/pool.ts`).
  * @since 0.1.0
  */
-export function make(options: PoolOptions) {
-  return Effect.gen(function*() {
-    const config = yield* McpConfig
-    const transport = yield* Transport
-    const runtime = yield* Effect.runtime<never>()
-    const fork = Runtime.runFork(runtime)
-    const local = yield* Effect.makeSemaphore(config.limits.localConcurrency)
-    const remote = yield* Effect.makeSemaphore(config.limits.remoteConcurrency)
-    const events = yield* Effect.acquireRelease(PubSub.unbounded<PoolEvent>(), PubSub.shutdown)
-    const records = new Map(config.servers.map((server): [string, ServerRecord] => [server.name, {
-      server,
-      permits: server.transport === "stdio" ? local : remote,
-      state: initialState(server),
-      live: undefined,
-      failedConnect: undefined,
-      connects: 0
-    }]))
-    const ttl = options.idleTimeToLive
-    // Each server's `public` lists outlive the connection that fetched them, while fresh (CacheHints.ts).
-    const sharedLists = new Map(config.servers.map((server): [string, SharedLists] => [server.name, new Map()]))
-    // Every transport opened and not yet closed, connected or still connecting (for shutdown).
-    const open = new Set<SdkTransport>()
-    const handshakeOptions = {
-      clientInfo,
-      // Every client of the pool can take a task for an answer (HostClient lifts it).
-      capabilities: options.tasks === false ? options.capabilities : withTasksExtension(options.capabilities),
-      configureClient: options.configureClient,
-      // Our own timeout (in `lookup`) owns MCP_TIMEOUT and its message; the SDK's only backs it up.
-      sdkTimeoutMs: config.limits.connectTimeoutMs + 1_000,
-      open,
-      protocolOf: (server: ResolvedServer): Protocol => options.protocol ?? server.config.protocol ?? "auto",
-      home: config.home,
-      probeTimeoutMs: probeTimeout(options.probeTimeoutMs, config.limits.connectTimeoutMs),
-      startupGraceMs: config.limits.startupGraceMs
-    }
-
-    const debug = (name: string, message: string) => Effect.annotateLogs(Effect.logDebug(message), { server: name })
-
-    const unavailable = (name: string, status: "failed" | "disabled" | "needs-auth", message: string) =>
-      new ServerUnavailable({ server: name, status, message })
-    const unknownServer = (name: string) => unavailable(name, "failed", unknownServerMessage([name], config.servers))
-
-    // The RcMap's lookup: connect one server. Its scope is the connection's: closing it (idle
-    // timeout, invalidation, pool shutdown) closes the client and the transport.
-    const lookup = (name: string) =>
-      Effect.gen(function*() {
-        const entry = records.get(name)!
-        const server = entry.server
-        if (server.unresolved) {
-          // Never started: expanding its settings failed (an unset ${VAR}), and a secret must
-          // never be sent literally. It fails alone; the other servers run.
-          const error = unavailable(name, "failed", server.unresolved.message)
-          entry.state = { status: "failed", server, error }
-          return yield* Effect.fail(error)
-        }
-        if (server.transport !== "stdio" && (yield* isNeedsAuthCached(config.home, needsAuthKey(server)))) {
-          const error = unavailable(
-            name,
-            "needs-auth",
-            `Server "${name}" needs authorization (it refused us less than 15 minutes ago, so it ` +
-              `was not contacted again). Run \`mcpctl auth ${name}\` to sign in.`
-          )
-          entry.state = { status: "needs-auth", server, error }
-          yield* debug(name, "needs authorization (a 401 less than 15 minutes ago): not contacted")
-          return yield* Effect.fail(error)
-        }
-        const timeoutMs = config.limits.connectTimeoutMs
-        // The connect time starts once a permit is held: waiting behind other servers in the
-        // queue is not this server's slowness (`servers` TIME).
-        let started = yield* Effect.clockWith((c) => c.currentTimeMillis)
-        const elapsed = Effect.map(Effect.clockWith((c) => c.currentTimeMillis), (now) => now - started)
-        const opened = yield* entry.permits.withPermits(1)(
-          Effect.clockWith((c) => c.currentTimeMillis).pipe(
-            Effect.tap((now) => Effect.sync(() => (started = now))),
-            Effect.zipRight(Effect.flatMap(Effect.scope, (scope) => handshake(transport, server, handshakeOptions, scope)))
-          ).pipe(
-            Effect.timeoutFail({
-              duration: Duration.millis(timeoutMs),
-              onTimeout: () =>
-                unavailable(name, "failed", `Server "${name}" did not finish connecting within ${timeoutMs} ms. ` +
-                  `Check that it starts on its own, or raise MCP_TIMEOUT.`)
-            })
-          )
-        ).pipe(
-          Effect.tapError((error) =>
-            Effect.gen(function*() {
-              const status = error.status === "needs-auth" ? "needs-auth" : "failed"
-              entry.state = { status, server, error, connectMs: yield* elapsed }
-              if (error.status !== "needs-auth") return yield* debug(name, `connect failed: ${error.message}`)
-              // Remembered across runs so later ones do not hit the server until the user signs in.
-              yield* markNeedsAuth(config.home, needsAuthKey(server), server.name)
-              yield* debug(name, "needs authorization: remembered for 15 minutes")
-            })
-          ),
-          Effect.withSpan("ConnectionPool.connect", { captureStackTrace: false, attributes: { server: name } })
-        )
-        const client = opened.client
-        const record: ConnectionRecord = {
-          server,
-          client,
-          kind: opened.kind,
-          serverInfo: client.getServerVersion(),
-          capabilities: client.getServerCapabilities(),
-          instructions: client.getInstructions(),
-          connectMs: yield* elapsed,
-          lists: new ConnectionLists({ shared: sharedLists.get(name) }),
-          pid: opened.pid,
-          era: opened.era,
-          protocolVersion: opened.protocolVersion,
-          ...(opened.eraByTimeout ? { eraByTimeout: true } : {}),
-          failures: 0
-        }
-        // Any message from the server proves the transport works: the error count restarts.
-        // Notifications nobody handles never reach the SDK's schema dispatch (a flood of them cost
-        // 95 s of CPU).
-        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0), listensTo(client), notificationShortcut(client))
-        dropOnListChanged(client, record.lists, (list) => {
-          if (entry.live === record) fork(PubSub.publish(events, { _tag: "ListChanged", server: name, list }))
-        })
-        // Modern servers send changes only on a subscriptions/listen stream; the same handlers
-        // hear them. Opened in the background: the connect does not wait for the acknowledgement.
-        if (record.era === "modern" && options.listen !== false) {
-          listenForChanges(client, record.capabilities, (message) => fork(debug(name, message)))
-        }
-        // However the entry ends (idle timeout, invalidation, pool shutdown), the connection is
-        // forgotten with it.
-        yield* Effect.addFinalizer(() => forget(record, "closed (idle time over, invalidated or pool closed)"))
-        entry.live = record
-        entry.state = { status: "connected", server, connection: record }
-        entry.connects++
-        // The server went away (crash, network): forget this connection so the next use
-        // reconnects, and tell caches built on it. Registered first, so a close seen by the
-        // handshake (before this handler existed) drops it just the same.
-        const closed = () => {
-          record.lists.clear()
-          fork(drop(record, "closed by the server"))
-        }
-        client.onclose = closed
-        if (opened.closedEarly()) closed()
-        yield* debug(
-          name,
-          `${entry.connects > 1 ? "reconnected" : "connected"} over ${opened.kind} (${record.era}, ` +
-            `${record.protocolVersion ?? "unknown version"}) in ${record.connectMs} ms`
-        )
-        return record
-      })
-
-    const connections = yield* RcMap.make({
-      lookup: (name: string) =>
-        lookup(name).pipe(Effect.tapError((error) => Effect.sync(() => (records.get(name)!.failedConnect = error)))),
-      idleTimeToLive: ttl === undefined ? Duration.infinity : ttl
-    })
-
-    // The RcMap closes its entries one after another; fifty stubborn servers took 0.5 s each.
-    // Closing every open transport first, all at once (connected ones and those still
-    // connecting), leaves the RcMap only finished closes to await (a transport's close is
-    // idempotent). Added after the RcMap, so it runs first.
-    yield* Effect.addFinalizer(() =>
-      Effect.forEach([...open], (t) => Effect.promise(() => t.close().catch(() => undefined)), {
-        concurrency: "unbounded",
-        discard: true
-      })
-    )
-
-    /** Forgets a connection that is current; true when it was. */
-    const forget = (record: ConnectionRecord, why: string) =>
-      Effect.suspend(() => {
-        const entry = records.get(record.server.name)!
-        if (entry.live !== record) return Effect.succeed(false)
-        entry.live = undefined
-        entry.state = initialState(entry.server)
-        record.lists.clear()
-        return debug(entry.server.name, `connection ${why}`).pipe(
-          Effect.zipRight(PubSub.publish(events, { _tag: "Closed", server: entry.server.name })),
-          Effect.as(true)
-        )
-      })
-
-    /** Closes a connection if it is still current; the next use of its server reconnects. */
-    const drop = (record: ConnectionRecord, why: string) =>
-      Effect.flatMap(forget(record, `dropped: ${why}`), (was) =>
-        was ? RcMap.invalidate(connections, record.server.name) : Effect.void)
-
-    /**
-     * The one way to a connection (`run`, `get`, `connectAll`): the live one, or a connect that
-     * concurrent askers share. A failed connect is not remembered: the next use tries again.
-     * With an idle timer, the RcMap reference held while `use` runs keeps the connection open.
-     */
-    const withConnection = <A, E>(
-      name: string,
-      use: (connection: ConnectionRecord) => Effect.Effect<A, E>
-    ): Effect.Effect<A, E | ServerUnavailable> => {
-      const entry = records.get(name)
-      if (!entry) return Effect.fail(unknownServer(name))
-      // Hot path: with no idle timer nothing can close a live connection for idleness, so it is
-      // used as is (no RcMap reference, no scope).
-      const live = ttl === undefined ? entry.live : undefined
-      if (live) return use(live)
-      if (entry.server.config.disabled) {
-        const where = entry.server.source
-        return Effect.fail(unavailable(name, "disabled", `Server "${name}" is disabled in ${where}. Remove "disabled": true to use it.`))
-      }
-      return Effect.scoped(Effect.flatMap(
-        RcMap.get(connections, name).pipe(Effect.tapError((error) => {
-          // A failed connect is forgotten (the next use tries again) unless the options keep it.
-          if (options.rememberFailedConnects || entry.failedConnect !== error) return Effect.void
-          entry.failedConnect = undefined
-          return RcMap.invalidate(connections, name)
-        })),
-        use
-      ))
-    }
-
-    const get = (name: string): Effect.Effect<Connection, ServerUnavailable> => withConnection(name, Effect.succeed)
-
-    /** Counts a failed request against its connection; true when the connection is gone. */
-    const settle = (record: ConnectionRecord, error: RequestError) =>
-      Effect.suspend(() => {
-        const outcome: Outcome = { _tag: "Failed", error, terminal: isTerminal(error) }
-        const verdict = afterRequest(record.kind, record.failures, outcome)
-        record.failures = verdict.failures
-        const gone = verdict.drop || records.get(record.server.name)!.live !== record
-        if (!verdict.drop) return Effect.succeed(gone)
-        return Effect.as(drop(record, dropReason(error, verdict.failures)), gone)
-      })
-
-    const run = <A>(
-      name: string,
-      method: string,
-      use: (connection: Connection) => Effect.Effect<A, RequestError>,
-      runOptions?: RunOptions
-    ): Effect.Effect<A, ServerUnavailable | RequestError> => {
-      const idempotent = runOptions?.idempotent ?? method !== "tools/call"
-      // One attempt on the connection the pool hands out now. No settle on success: the answer
-      // may have come from a cached list; real answers reset the count as they arrive.
-      // (Suspended: a resend must take the connection the pool hands out then.)
-      const attempt = Effect.suspend(() =>
-        withConnection(name, (record: ConnectionRecord) =>
-          Effect.catchAll(use(record), (error) => Effect.flatMap(settle(record, error), (dropped) => Effect.fail(new Attempt(error, dropped))))))
-      const sent = Effect.retry(attempt, {
-        times: 1,
-        while: (failure) =>
-          failure instanceof Attempt && mayResend(failure.error, { idempotent, dropped: failure.dropped })
-            ? Effect.as(debug(name, `resending ${method} on a fresh connection after ${failure.error._tag}`), true)
-            : false
-      })
-      const settled = Effect.mapError(sent, (failure) => failure instanceof Attempt ? failure.error : failure)
-      // Tracing off (Effect's default tracer): no span. Tracing on: one client span per request;
-      // the driver puts its traceparent in the request's `_meta` (internal/pool/request.ts).
-      return Effect.withFiberRuntime((fiber) =>
-        fiber.currentTracer === defaultTracer ? settled : Effect.withSpan(settled, method, {
-          kind: "client",
-          captureStackTrace: false,
-          attributes: { "mcp.method.name": method, server: name }
-        })
-      )
-    }
-
-    const state = (name: string) =>
-      Effect.suspend(() => {
-        const entry = records.get(name)
-        return entry ? Effect.succeed(entry.state) : Effect.fail(unknownServer(name))
-      })
-
-    const connectAll = (opts?: {
-      readonly names?: ReadonlyArray<string> | undefined
-      readonly onSettled?: ((state: ServerState) => Effect.Effect<void>) | undefined
-    }) =>
-      Effect.forEach(
-        opts?.names ?? config.servers.filter((s) => !s.config.disabled).map((s) => s.name),
-        (name) =>
-          get(name).pipe(
-            Effect.ignore,
-            Effect.zipRight(state(name).pipe(Effect.orElseSucceed(() => undefined))),
-            Effect.tap((s) => (s && opts?.onSettled ? opts.onSettled(s) : Effect.void))
-          ),
-        // The semaphores inside the lookup bound real concurrency per kind.
-        { concurrency: "unbounded" }
-      ).pipe(Effect.map((all) => all.filter((s): s is ServerState => s !== undefined)))
-
-    const invalidate = (name: string) =>
-      Effect.suspend(() => {
-        const live = records.get(name)?.live
-        return live ? drop(live, "invalidated") : RcMap.invalidate(connections, name)
-      })
-
-    return ConnectionPool.of({
-      servers: config.servers,
-      get,
-      run,
-      connectAll,
-      state,
-      peek: (name) => records.get(name)?.live,
-      invalidate,
-      events
-    })
-  })
-}
-
-/** Why a failed request made the pool close its connection, for the debug log. */
-function dropReason(error: RequestError, failures: number): string {
-  if (error._tag !== "TransportFailure") return error._tag
-  return `${error._tag}${error.code ? ` ${error.code}` : ""}, ${failures} in a row`
-}
-
-/** A failed attempt of `run`, and whether its connection is gone (what the resend policy reads). */
-class Attempt {
-  constructor(readonly error: RequestError, readonly dropped: boolean) {}
-}
-
-function initialState(server: ResolvedServer): ServerState {
-  return server.config.disabled ? { status: "disabled", server } : { status: "pending", server }
+export function make(options: PoolOptions): Effect.Effect<ConnectionPool["Type"], never, McpConfig | Transport | Scope.Scope> {
+  return internal.make(options)
 }
