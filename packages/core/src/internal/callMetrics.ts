@@ -3,28 +3,59 @@
  * and their duration. Recording is a few map updates per call; nothing leaves the process unless
  * a metric reader is installed (`serve --metrics`, through @effect/opentelemetry: metricsExport.ts).
  */
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as MetricKey from "effect/MetricKey"
 import * as MetricLabel from "effect/MetricLabel"
 
-const calls = Metric.counter("mcpctl_tool_calls", { description: "Tool calls, by server and tool", incremental: true })
-const errors = Metric.counter("mcpctl_tool_call_errors", { description: "Tool calls that failed (not a tool result with isError)", incremental: true })
-const duration = Metric.histogram(
+const calls = MetricKey.counter("mcpctl_tool_calls", { description: "Tool calls, by server and tool", incremental: true })
+const errors = MetricKey.counter("mcpctl_tool_call_errors", { description: "Tool calls that failed (not a tool result with isError)", incremental: true })
+const duration = MetricKey.histogram(
   "mcpctl_tool_call_duration_ms",
   MetricBoundaries.exponential({ start: 1, factor: 2, count: 18 }),
   "Tool call duration in milliseconds, by server and tool"
 )
 
+interface Tracked {
+  readonly calls: Metric.Metric.Counter<number>
+  readonly errors: Metric.Metric.Counter<number>
+  readonly duration: Metric.Metric.Histogram<number>
+}
+
+// One set of metrics per server and tool, labels in their keys: `Metric.taggedWithLabels` joins
+// the labels into a new array on every update, which misses Effect's hook cache and hashes the
+// key into the registry on each call (the largest per-call cost here, bench/).
+const tracked = new Map<string, Tracked>()
+
+const trackedOf = (server: string, tool: string): Tracked => {
+  const id = `${server}\u0000${tool}`
+  let t = tracked.get(id)
+  if (t === undefined) {
+    const labels = [MetricLabel.make("server", server), MetricLabel.make("tool", tool)]
+    t = {
+      calls: Metric.fromMetricKey(MetricKey.taggedWithLabels(calls, labels)),
+      errors: Metric.fromMetricKey(MetricKey.taggedWithLabels(errors, labels)),
+      duration: Metric.fromMetricKey(MetricKey.taggedWithLabels(duration, labels))
+    }
+    tracked.set(id, t)
+  }
+  return t
+}
+
 /** Counts and times `effect` as one call of `tool` on `server`. */
 export const trackCall = (server: string, tool: string) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
-  const labels = [MetricLabel.make("server", server), MetricLabel.make("tool", tool)]
-  const callsOf = Metric.taggedWithLabels(calls, labels), errorsOf = Metric.taggedWithLabels(errors, labels)
+  const t = trackedOf(server, tool)
   return Effect.flatMap(Clock.currentTimeMillis, (started) =>
-    effect.pipe(
-      Effect.tap(() => Metric.increment(callsOf)),
-      Effect.tapError(() => Effect.zipRight(Metric.increment(callsOf), Metric.increment(errorsOf))),
-      Effect.ensuring(Effect.flatMap(Clock.currentTimeMillis, (now) => Metric.update(Metric.taggedWithLabels(duration, labels), now - started)))
-    ))
+    Effect.onExit(effect, (exit) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        // A call that answered or failed counts; an interrupted one is only timed.
+        const counted = Exit.isSuccess(exit) ? Metric.increment(t.calls)
+          : Cause.isFailure(exit.cause) ? Effect.zipRight(Metric.increment(t.calls), Metric.increment(t.errors))
+          : Effect.void
+        return Effect.zipRight(counted, Metric.update(t.duration, now - started))
+      })))
 }

@@ -292,14 +292,16 @@ export function make(options: PoolOptions) {
       const attempt = Effect.suspend(() =>
         withConnection(name, (record: ConnectionRecord) =>
           Effect.catchAll(use(record), (error) => Effect.flatMap(settle(record, error), (dropped) => Effect.fail(new Attempt(error, dropped))))))
-      const sent = Effect.retry(attempt, {
-        times: 1,
-        while: (failure) =>
-          failure instanceof Attempt && mayResend(failure.error, { idempotent, dropped: failure.dropped })
-            ? Effect.as(debug(name, `resending ${method} on a fresh connection after ${failure.error._tag}`), true)
-            : false
+      // Sent once more at most, by hand: `Effect.retry` builds a schedule driver on every request,
+      // success or not (a per-call cost, bench/).
+      const settled = Effect.catchAll(attempt, (failure) => {
+        if (!(failure instanceof Attempt)) return Effect.fail(failure)
+        if (!mayResend(failure.error, { idempotent, dropped: failure.dropped })) return Effect.fail(failure.error)
+        return Effect.zipRight(
+          debug(name, `resending ${method} on a fresh connection after ${failure.error._tag}`),
+          Effect.mapError(attempt, (again) => again instanceof Attempt ? again.error : again)
+        )
       })
-      const settled = Effect.mapError(sent, (failure) => failure instanceof Attempt ? failure.error : failure)
       // Tracing off (Effect's default tracer): no span. Tracing on: one client span per request;
       // the driver puts its traceparent in the request's `_meta` (internal/pool/request.ts).
       return Effect.withFiberRuntime((fiber) =>

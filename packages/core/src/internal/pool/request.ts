@@ -34,6 +34,15 @@ export interface RequestOptions {
 }
 
 /**
+ * Controllers of requests that settled without being aborted, handed to the next requests:
+ * making an `AbortController` (and its signal) for every request was the largest cost the
+ * driver added to a call (bench/). A settled request's SDK listener is gone (the SDK removes it
+ * when the request settles), so a reused signal carries nothing of it; an aborted one is dropped.
+ */
+const spare: Array<AbortController> = []
+const SPARE_MAX = 64
+
+/**
  * Sends one SDK request over `target`'s client. `send` gets the signal the SDK must watch:
  * aborted when the effect is interrupted (or `options.signal` aborts). With a tracer other than
  * Effect's default installed, the request carries the current span as its trace context.
@@ -46,9 +55,17 @@ export const request = <A>(
 ): Effect.Effect<A, RequestError> =>
   Effect.withFiberRuntime((fiber) => {
     const span = fiber.currentTracer === defaultTracer ? undefined : fiber.currentSpan
-    return Effect.async<A, RequestError>((resume, interrupted) => {
-      const signal = options?.signal ? AbortSignal.any([interrupted, options.signal]) : interrupted
+    // One-argument register: Effect makes no controller of its own; the canceller aborts ours.
+    return Effect.async<A, RequestError>((resume) => {
+      const controller = spare.pop() ?? new AbortController()
+      const signal = options?.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal
+      let settled = false
+      const release = () => {
+        settled = true
+        if (!controller.signal.aborted && spare.length < SPARE_MAX) spare.push(controller)
+      }
       const failed = (cause: unknown) => {
+        release()
         const idempotent = options?.idempotent ?? method !== "tools/call"
         resume(Effect.fail(classifyRequestFailure(target.server.name, method, cause, { idempotent, tool: options?.tool }).error))
       }
@@ -56,9 +73,17 @@ export const request = <A>(
         const sent = span === undefined
           ? send(target.client, signal)
           : withTraceMeta(traceMetaOf(span), () => send(target.client, signal))
-        sent.then((value) => resume(Effect.succeed(value)), failed)
+        sent.then((value) => {
+          release()
+          resume(Effect.succeed(value))
+        }, failed)
       } catch (cause) {
         failed(cause)
       }
+      return Effect.sync(() => {
+        if (settled) return
+        settled = true
+        controller.abort()
+      })
     })
   })
