@@ -10,7 +10,9 @@ import { spawn } from "node:child_process"
 import { checkArgs, commandsOf } from "../src/Argv.js"
 import { mcpctl } from "../src/Commands.js"
 import { stripAnsi } from "../src/Console.js"
-import { cliBin, repoRoot, run, workspace } from "./support.js"
+import { cliBin, repoRoot, workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())

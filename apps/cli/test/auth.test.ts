@@ -9,7 +9,9 @@ import { readdirSync, statSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import { repoRoot, run, workspace } from "./support.js"
+import { repoRoot, workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 const browser = `${process.execPath} ${join(repoRoot, "scripts/browser-follow.mjs")}`

@@ -4,7 +4,9 @@
  */
 import { Fixtures } from "@mcpctl/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { run, workspace } from "./support.js"
+import { workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())

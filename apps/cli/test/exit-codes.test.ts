@@ -10,7 +10,10 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { interruptedCode } from "../src/ExitCode.js"
-import { isAlive, run, workspace } from "./support.js"
+import { isAlive, run as spawned, workspace } from "./support.js"
+// In process where what is checked is output and exit codes (inProcess.ts); `spawned` where the process
+// is the point: SIGTERM.
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -97,7 +100,7 @@ describe("signals", () => {
       permissions: { allow: ["mcp__stubborn__*"] }
     })
     let cli = 0
-    const running = run(["call", "mcp__stubborn__hang", "--config", file], { home, onSpawn: (pid) => (cli = pid) })
+    const running = spawned(["call", "mcp__stubborn__hang", "--config", file], { home, onSpawn: (pid) => (cli = pid) })
     // Once the server has the call (it writes a file), as a supervisor stopping mcpctl would.
     await Processes.waitForFile(callFile, 20_000)
     await Processes.waitForFile(pidFile, 20_000)

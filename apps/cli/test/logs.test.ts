@@ -8,7 +8,9 @@ import { mkdirSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import { run, workspace } from "./support.js"
+import { workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 let server: http.Server

@@ -1,7 +1,9 @@
 /** `mcpctl servers --check`: a health check for scripts (exit 4 when an enabled server is down). */
 import * as fixtures from "@mcpctl/testing/Fixtures"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { run, workspace } from "./support.js"
+import { workspace } from "./support.js"
+// In process: what is checked is output and exit codes, which a spawn adds nothing to (inProcess.ts).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())

@@ -9,7 +9,10 @@ import { spawn } from "node:child_process"
 import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { redactValue } from "@mcpctl/core/internal/config/Redact"
-import { cliBin, repoRoot, run, workspace } from "./support.js"
+import { cliBin, repoRoot, run as spawned, workspace } from "./support.js"
+// In process where what is checked is output and exit codes (inProcess.ts); `spawned` where the process
+// is the point: parallel writers (in-process runs queue one at a time).
+import { runInProcess as run } from "./inProcess.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -26,7 +29,7 @@ describe("concurrent settings writers", () => {
   it("8 parallel `mcpctl add` → 8 entries", async () => {
     const dir = project("parallel-add")
     const names = Array.from({ length: 8 }, (_, i) => `server${i}`)
-    const results = await Promise.all(names.map((name) => run(["add", name, "--", "node", `${name}.js`], { home, cwd: dir })))
+    const results = await Promise.all(names.map((name) => spawned(["add", name, "--", "node", `${name}.js`], { home, cwd: dir })))
     expect(results.map((r) => r.code)).toEqual(names.map(() => 0))
     expect(Object.keys(localSettings(dir).mcpServers).sort()).toEqual(names)
   })
