@@ -83,7 +83,8 @@ describe("askOnTerminal and Ctrl-C", () => {
 describe("rules that name no tool", () => {
   it("a deny rule without the mcp__ prefix denies no tool, even with the tool's identity", () => {
     const identity = { server: "fs", tool: "write" }
-    expect(decide(rules({ deny: ["fs", "fs__write", "Bash"] }), "mcp__fs__write", identity)).toEqual({ behavior: "ask", rule: undefined })
+    // "Read:fs" would name the server fs if its first five characters were taken for the prefix.
+    expect(decide(rules({ deny: ["fs", "fs__write", "Bash", "Read:fs"] }), "mcp__fs__write", identity)).toEqual({ behavior: "ask", rule: undefined })
   })
 
   it("folded deny rules: a whole server, servers by prefix, a trailing separator; another server's rule is not this one's", () => {
@@ -94,13 +95,23 @@ describe("rules that name no tool", () => {
     expect(deny("mcp__FS__")).toBe("deny")
     expect(deny("mcp__FS__WR*")).toBe("deny")
     expect(deny("mcp__G*")).toBe("ask")
+    // A prefix is compared whole, not by its first character; a rule with an empty server part names none.
+    expect(deny("mcp__fx*")).toBe("ask")
+    expect(deny("mcp__fs__r*")).toBe("ask")
+    expect(deny("mcp____*")).toBe("ask")
     expect(deny("mcp__fsx")).toBe("ask")
     expect(deny("mcp__other__write")).toBe("ask")
     expect(deny("mcp__other__")).toBe("ask")
   })
 
+  it("a server is covered by its rule, folded, by a prefix wildcard, and by its tools' wildcard; not by one tool's rule", () => {
+    const covers = (rule: string) => serverDenyRule(rules({ deny: [rule] }), "fs")
+    for (const rule of ["mcp__FS", "mcp__f*", "mcp__*", "mcp__fs__*", "mcp__Fs__"]) expect(covers(rule)).toBe(rule)
+    for (const rule of ["mcp__fs__read", "mcp__fs__r*", "mcp__g*", "mcp__other", "mcp__fsx", "mcp__other__*"]) expect(covers(rule)).toBeUndefined()
+  })
+
   it("nor does it cover a server; '*' covers every one", () => {
-    expect(serverDenyRule(rules({ deny: ["fs", "Bash", "fs__*"] }), "fs")).toBeUndefined()
+    expect(serverDenyRule(rules({ deny: ["fs", "Bash", "fs__*", "Read:fs"] }), "fs")).toBeUndefined()
     expect(serverDenyRule(rules({ deny: ["Bash", "*"] }), "fs")).toBe("*")
   })
 })
