@@ -25,7 +25,8 @@ export default {
     "packages/core/src/internal/catalog/toolCalling.ts",
     "packages/core/src/internal/catalog/tools.ts",
     "packages/core/src/internal/pool/request.ts",
-    "packages/core/src/internal/pool/RequestErrors.ts"
+    "packages/core/src/internal/pool/RequestErrors.ts",
+    "packages/core/src/internal/transport/ErrorText.ts"
   ],
   coverageAnalysis: "perTest",
   // Static mutants (module-level tables and constants: NameFold's look-alikes, the regexes) need

@@ -47,6 +47,8 @@ export const mutationTests = [
   "test/Shape.test.ts",
   "test/Redact.test.ts",
   "test/RequestDriver.test.ts",
+  "test/RequestDriverSignals.test.ts",
+  "test/FailureKinds.test.ts",
   "test/RequestDriver.failures.test.ts",
   "test/RequestErrors.test.ts",
   "test/ToolRegistry.test.ts",
