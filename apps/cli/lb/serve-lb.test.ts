@@ -62,7 +62,8 @@ for (const era of ["modern", "legacy"] as const) {
         expect(run.failed).toEqual([])
         expect(run.wrong).toEqual([])
         expect(run.answered).toBe(400)
-        console.log(`[lb] ${era}: 400 calls with a SIGKILL at 200 in ${Math.round(run.ms)} ms, ${run.retried} retried`)
+        console.log(`[lb] ${era}: 400 calls with a SIGKILL at 200 in ${Math.round(run.ms)} ms ` +
+          `(${Math.round((400 / run.ms) * 1000)} calls/s), ${run.retried} retried by the client`)
       } finally {
         await client.close().catch(() => undefined)
       }
@@ -72,11 +73,14 @@ for (const era of ["modern", "legacy"] as const) {
       const { nginx, replicas, restart } = await cluster(`roll-${era}`)
       const client = await connectClient(nginx.url, token, era)
       let done = false
+      const drains: Array<number> = []
       const roll = (async () => {
         for (const i of [0, 1]) {
           const old = replicas[i]!
+          const t0 = performance.now()
           old.child.kill("SIGTERM")
           expect(await old.exited).toBe(143)
+          drains.push(Math.round(performance.now() - t0))
           await restart(i).ready
         }
         done = true
@@ -87,7 +91,8 @@ for (const era of ["modern", "legacy"] as const) {
         expect(run.failed).toEqual([])
         expect(run.wrong).toEqual([])
         expect(run.answered).toBeGreaterThanOrEqual(400)
-        console.log(`[lb] ${era}: rolling restart, ${run.answered} calls in ${Math.round(run.ms)} ms, none lost`)
+        console.log(`[lb] ${era}: rolling restart, ${run.answered} calls in ${Math.round(run.ms)} ms ` +
+          `(${Math.round((run.answered / run.ms) * 1000)} calls/s), none lost; drain under load, SIGTERM to exit: ${drains.join(" and ")} ms`)
       } finally {
         await client.close().catch(() => undefined)
       }

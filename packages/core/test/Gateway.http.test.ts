@@ -180,43 +180,52 @@ describe("serve --http is for one user", () => {
       expect((yield* Effect.promise(() => openStream(address, secondHeaders).then((s) => (s.close(), s.status))))).toBe(405)
     }))
 
-  it.scoped("a client that drops its request cancels the upstream call", () =>
-    Effect.gen(function*() {
-      const cancelled: Array<string> = []
-      callsStarted.length = 0
-      const { address, token } = yield* gatewayOf({ port: 0 }, cancelled)
-      const headers = { authorization: `Bearer ${token}` }
-      const opened = yield* Effect.promise(() => send(address, { body: initialize, headers }))
-      const call = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "mcp__a__slow", arguments: {} } })
-      yield* Effect.promise(() =>
-        new Promise<void>((resolve) => {
-          const u = new URL(address)
-          const req = http.request({
-            host: u.hostname,
-            port: u.port,
-            path: u.pathname,
-            method: "POST",
-            headers: { ...mcpHeaders, ...headers, "mcp-session-id": opened.session!, "mcp-protocol-version": "2025-06-18" }
-          }, (res) => {
-            // The SSE stream is open; once the call is running upstream, hang up.
-            res.on("data", () => undefined)
+  // A plain request is answered as plain JSON (no headers before the answer), one with a
+  // progress token on the session's event stream: either way, hanging up cancels the call.
+  for (const form of ["plain JSON", "an event stream"] as const) {
+    it.scoped(`a client that drops its request cancels the upstream call (answered as ${form})`, () =>
+      Effect.gen(function*() {
+        const cancelled: Array<string> = []
+        callsStarted.length = 0
+        const { address, token } = yield* gatewayOf({ port: 0 }, cancelled)
+        const headers = { authorization: `Bearer ${token}` }
+        const opened = yield* Effect.promise(() => send(address, { body: initialize, headers }))
+        const params = { name: "mcp__a__slow", arguments: {}, ...(form === "an event stream" ? { _meta: { progressToken: "p1" } } : {}) }
+        const call = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params })
+        const contentType = yield* Effect.promise(() =>
+          new Promise<string | undefined>((resolve) => {
+            const u = new URL(address)
+            let type: string | undefined
+            const req = http.request({
+              host: u.hostname,
+              port: u.port,
+              path: u.pathname,
+              method: "POST",
+              headers: { ...mcpHeaders, ...headers, "mcp-session-id": opened.session!, "mcp-protocol-version": "2025-06-18" }
+            }, (res) => {
+              type = res.headers["content-type"]
+              res.on("data", () => undefined)
+            })
+            // Once the call is running upstream, hang up (whether headers came or not).
             const hangUp = () => {
               if (callsStarted.includes("a")) {
                 req.destroy()
-                resolve()
+                resolve(type)
               } else setTimeout(hangUp, 10)
             }
             hangUp()
+            req.on("error", () => undefined)
+            req.end(call)
           })
-          req.on("error", () => resolve())
-          req.end(call)
-        })
-      )
-      // The upstream server sees the cancellation (bounded wait on a real event).
-      const deadline = Date.now() + 10_000
-      while (cancelled.length === 0 && Date.now() < deadline) yield* Effect.promise(() => new Promise((r) => setImmediate(r)))
-      expect(cancelled).toEqual(["a"])
-    }))
+        )
+        // An event stream sends its headers at once; plain JSON only with the answer.
+        expect(contentType).toBe(form === "an event stream" ? "text/event-stream" : undefined)
+        // The upstream server sees the cancellation (bounded wait on a real event).
+        const deadline = Date.now() + 10_000
+        while (cancelled.length === 0 && Date.now() < deadline) yield* Effect.promise(() => new Promise((r) => setImmediate(r)))
+        expect(cancelled).toEqual(["a"])
+      }))
+  }
 
   it.scoped("--socket: a 0600 Unix socket instead of a port, no token needed", () =>
     Effect.gen(function*() {

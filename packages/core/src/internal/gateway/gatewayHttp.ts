@@ -33,9 +33,7 @@ import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
-import * as fs from "node:fs/promises"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { connect } from "node:net"
 import { UsageError } from "../../Errors.js"
 import { type HeaderParam, paramHeaderMismatch } from "./ParamHeaderCheck.js"
 import {
@@ -50,6 +48,7 @@ import {
   requestIds
 } from "../gateway/HttpAccess.js"
 import {
+  bind,
   createLimitedServer,
   DEFAULT_DRAIN_TIMEOUT_MS,
   healthAnswer,
@@ -57,6 +56,7 @@ import {
   makeDrain,
   stopAccepting
 } from "./httpListener.js"
+import { answersPlainly, asksForLogs, asksMidCall, cancelledRequest } from "./plainAnswer.js"
 import { isSessionId, newSessionId } from "./sessionId.js"
 
 /** How `serve --http` listens and whom it lets in. */
@@ -120,6 +120,10 @@ interface Session {
   lastSeen: number
   /** Requests (and GET streams) in flight: a session with one is never idle. */
   active: number
+  /** Answered on the session's own streams only (plainAnswer.ts): its client can be asked mid-call, or asked for logs. */
+  streams: boolean
+  /** Its requests in flight on servers of their own, by request id (a `notifications/cancelled` goes there). */
+  readonly oneOff: Map<string | number, NodeStreamableHTTPServerTransport>
 }
 
 const jsonError = (
@@ -138,20 +142,6 @@ const jsonError = (
 
 /** The JSON-RPC error of headers that disagree with the body (2026-07-28). */
 const HEADER_MISMATCH = -32020
-
-/** A socket path another live gateway listens on is refused; a stale one is removed. */
-const claimSocket = async (path: string): Promise<void> => {
-  const stat = await fs.lstat(path).catch(() => undefined)
-  if (!stat) return
-  if (!stat.isSocket()) throw new Error(`${path} exists and is not a socket; remove it or choose another path`)
-  const live = await new Promise<boolean>((resolve) => {
-    const c = connect(path)
-    c.once("connect", () => (c.destroy(), resolve(true)))
-    c.once("error", () => resolve(false))
-  })
-  if (live) throw new Error(`${path} is in use by another server`)
-  await fs.rm(path, { force: true })
-}
 
 /** Serves the gateway (one server per legacy session or modern request) over HTTP, until the scope closes. */
 export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<R>) =>
@@ -182,12 +172,12 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
     const now = () => Runtime.runSync(runtime)(Clock.currentTimeMillis)
 
     // Each session has its own scope (its gateway, its event subscription), closed with it.
-    const makeSession = Effect.gen(function*() {
+    const makeSession = (streams: boolean) => Effect.gen(function*() {
       const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
       const server = yield* makeServer.pipe(Scope.extend(scope))
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => newSessionId(secret),
-        onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0 }),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0, streams, oneOff: new Map() }),
         maxRequestBodySize: maxBody
       } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
       transport.onclose = () => {
@@ -237,10 +227,12 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
     )
 
     /**
-     * A POST of a session another replica opened (its id is signed with our token): served like
-     * the modern leg, one gateway server and a stateless transport for this request alone.
+     * A POST of a session served by a gateway server and a stateless transport for this request
+     * alone, like the modern leg: a session another replica opened (its id is signed with our
+     * token), or one of ours whose request needs nothing of it (plainAnswer.ts). Answered as
+     * plain JSON where nothing but the answer is sent back.
      */
-    const serveElsewhereSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, id: string) => {
+    const serveOneRequest = async (req: IncomingMessage, res: ServerResponse, body: unknown, id: string, session?: Session) => {
       // Nothing of the session is held here: closing it leaves nothing behind either.
       if (req.method === "DELETE") {
         terminate(id)
@@ -248,10 +240,28 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       }
       if (req.method !== "POST") return jsonError(res, 405, -32000, "Method not allowed: this replica holds no stream of the session")
       const server = await runSession(servers.request)
-      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: maxBody } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
+      const transport = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        maxRequestBodySize: maxBody,
+        enableJsonResponse: answersPlainly(body)
+      } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
       await server.connect(transport)
-      // A dropped response closes the transport, which aborts the calls it carried.
-      res.once("close", () => void transport.close().catch(() => undefined).then(() => server.close()).catch(() => undefined))
+      const requestId = (body as { id?: string | number }).id
+      if (session && requestId !== undefined) {
+        session.active++
+        session.lastSeen = now()
+        session.oneOff.set(requestId, transport)
+      }
+      // A dropped response (the client or the balancer hung up, answer sent or not) closes the
+      // transport, which aborts the calls it carried.
+      res.once("close", () => {
+        if (session && requestId !== undefined) {
+          session.active--
+          session.lastSeen = now()
+          session.oneOff.delete(requestId)
+        }
+        void transport.close().catch(() => undefined).then(() => server.close()).catch(() => undefined)
+      })
       res.setHeader("mcp-session-id", id)
       return transport.handleRequest(req, res, body)
     }
@@ -352,11 +362,20 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       const existing = typeof id === "string" ? sessions.get(id) : undefined
       if (existing) {
         if (req.method === "DELETE") terminate(id as string)
+        if (asksForLogs(body)) existing.streams = true
+        // The client cancels a request it sent: it runs on a server of its own.
+        const cancelled = cancelledRequest(body)
+        const runsOn = cancelled === undefined ? undefined : existing.oneOff.get(cancelled)
+        if (runsOn !== undefined) {
+          runsOn.onmessage?.(body as Parameters<NonNullable<typeof runsOn.onmessage>>[0])
+          return void res.writeHead(202).end()
+        }
+        if (req.method === "POST" && !existing.streams && answersPlainly(body)) return serveOneRequest(req, res, body, id as string, existing)
         track(existing, res, requestIds(body))
         return existing.transport.handleRequest(req, res, body)
       }
       if (typeof id === "string" && terminated.has(id)) return jsonError(res, 404, -32001, "Session not found: it was terminated")
-      if (typeof id === "string" && isSessionId(id, secret)) return serveElsewhereSession(req, res, body, id)
+      if (typeof id === "string" && isSessionId(id, secret)) return serveOneRequest(req, res, body, id)
       if (req.method !== "POST" || id !== undefined) return jsonError(res, 404, -32001, "Session not found")
       // Only an initialize request opens a session (and builds a gateway).
       if (!isInitializeRequest(body)) return jsonError(res, 400, -32600, "No session: send initialize first")
@@ -366,37 +385,13 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
           return jsonError(res, 503, -32000, `Too many sessions (at most ${maxSessions}); close one (DELETE) and retry`, { "retry-after": "5" })
         }
       }
-      const transport = await runSession(makeSession).catch(() => undefined)
+      const transport = await runSession(makeSession(asksMidCall(body))).catch(() => undefined)
       if (!transport) return void res.writeHead(500).end()
       return transport.handleRequest(req, res, body)
     }
     const listener = createLimitedServer(options.limits ?? {}, (req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500).end()))
     const hostPart = host.includes(":") ? `[${host}]` : host
-    const where = socket ?? `${hostPart}:${bound}`
-    bound = yield* Effect.async<number, UsageError>((resume) => {
-      const fail = (e: Error) => resume(Effect.fail(new UsageError({ message: `Cannot serve on ${where}: ${e.message}`, cause: e })))
-      listener.once("error", fail)
-      if (socket === undefined) {
-        try {
-          listener.listen(bound, host, () => resume(Effect.succeed((listener.address() as { port: number }).port)))
-        } catch (e) {
-          // Node throws (not emits) for a port outside 0-65535.
-          resume(Effect.fail(new UsageError({ message: `Cannot serve on port ${bound}: a port is a number from 0 to 65535.`, cause: e })))
-        }
-        return
-      }
-      claimSocket(socket).then(() => {
-        // Created 0600 from the start: the umask covers the moment between bind and chmod.
-        const umask = process.umask(0o177)
-        try {
-          listener.listen(socket, () => {
-            fs.chmod(socket, 0o600).then(() => resume(Effect.succeed(0)), fail)
-          })
-        } finally {
-          process.umask(umask)
-        }
-      }, fail)
-    })
+    bound = yield* bind(listener, { host, port: bound, socket })
     yield* Effect.addFinalizer(() =>
       Effect.promise(async () => {
         // The drain: no new connections (a balancer's connect fails and it tries the next

@@ -4,8 +4,11 @@
  * health endpoints (no token, no details), and the drain of a shutdown: stop accepting, let the
  * calls in flight finish within a grace period, cut long-lived streams at once.
  */
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs/promises"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import * as net from "node:net"
+import { UsageError } from "../../Errors.js"
 
 /** The listener's limits (Node's own server settings). */
 export interface ListenerLimits {
@@ -123,3 +126,52 @@ export const healthAnswer = (
  */
 export const stopAccepting = (server: Server): Promise<void> =>
   new Promise((resolve) => void net.Server.prototype.close.call(server, () => resolve()))
+
+/** A socket path another live gateway listens on is refused; a stale one is removed. */
+const claimSocket = async (path: string): Promise<void> => {
+  const stat = await fs.lstat(path).catch(() => undefined)
+  if (!stat) return
+  if (!stat.isSocket()) throw new Error(`${path} exists and is not a socket; remove it or choose another path`)
+  const live = await new Promise<boolean>((resolve) => {
+    const c = net.connect(path)
+    c.once("connect", () => (c.destroy(), resolve(true)))
+    c.once("error", () => resolve(false))
+  })
+  if (live) throw new Error(`${path} is in use by another server`)
+  await fs.rm(path, { force: true })
+}
+
+/**
+ * Binds `listener` on `host:port` or, with `socket`, on a Unix socket created 0600; the port
+ * bound (0 for a socket). An address that cannot be bound is a `UsageError`.
+ */
+export const bind = (
+  listener: Server,
+  at: { readonly host: string; readonly port: number; readonly socket?: string | undefined }
+): Effect.Effect<number, UsageError> =>
+  Effect.async<number, UsageError>((resume) => {
+    const { host, port, socket } = at
+    const where = socket ?? `${host.includes(":") ? `[${host}]` : host}:${port}`
+    const fail = (e: Error) => resume(Effect.fail(new UsageError({ message: `Cannot serve on ${where}: ${e.message}`, cause: e })))
+    listener.once("error", fail)
+    if (socket === undefined) {
+      try {
+        listener.listen(port, host, () => resume(Effect.succeed((listener.address() as { port: number }).port)))
+      } catch (e) {
+        // Node throws (not emits) for a port outside 0-65535.
+        resume(Effect.fail(new UsageError({ message: `Cannot serve on port ${port}: a port is a number from 0 to 65535.`, cause: e })))
+      }
+      return
+    }
+    claimSocket(socket).then(() => {
+      // Created 0600 from the start: the umask covers the moment between bind and chmod.
+      const umask = process.umask(0o177)
+      try {
+        listener.listen(socket, () => {
+          fs.chmod(socket, 0o600).then(() => resume(Effect.succeed(0)), fail)
+        })
+      } finally {
+        process.umask(umask)
+      }
+    }, fail)
+  })
