@@ -8,6 +8,7 @@ import {
   EXIT_MARKER,
   judge,
   listedClientScenarios,
+  planJobs,
   readExpectations,
   readResults,
   requiredClientScenarios,
@@ -73,7 +74,10 @@ describe("conformanceResults", () => {
     const list = "Server scenarios (test against a server):\n  - ping [2025-06-18,2025-11-25]\n\n" +
       "Client scenarios (test against a client):\n  - initialize [2025-06-18,2025-11-25]\n  - auth/dpop [extension]\n\n" +
       "Authorization server scenarios (test against an authorization server):\n  - authorization-code-grant [2025-03-26]\n"
-    expect(listedClientScenarios(list)).toEqual(["initialize", "auth/dpop"])
+    expect(listedClientScenarios(list)).toEqual([
+      { name: "initialize", versions: ["2025-06-18", "2025-11-25"] },
+      { name: "auth/dpop", versions: ["extension"] }
+    ])
   })
 
   it("takes a requirement set's client scenarios, the unscored client ones too, from `conformance list --requirements`", () => {
@@ -84,6 +88,28 @@ describe("conformanceResults", () => {
       "Run and reported, but never scored:\n  extension (2):\n    - auth/dpop [client]\n    - tasks-lifecycle [server]\n" +
       "  added-after-release (1):\n    - json-schema-2020-12-preservation [client]\n"
     expect(requiredClientScenarios(list)).toEqual(["tools_call", "auth/iss-normalized", "auth/dpop", "json-schema-2020-12-preservation"])
+  })
+
+  it("plans one runner per scenario and wire; a scenario both runs put on the newest wire runs once", () => {
+    const plan = planJobs(
+      [
+        { name: "initialize", versions: ["2025-06-18", "2025-11-25"] },
+        { name: "tools_call", versions: ["2025-11-25", "2026-07-28"] },
+        { name: "request-metadata", versions: ["2026-07-28"] },
+        { name: "auth/dpop", versions: ["extension"] }
+      ],
+      ["tools_call", "request-metadata", "auth/dpop"]
+    )
+    expect(plan.jobs.map((j) => [j.key, j.args.join(" ")])).toEqual([
+      ["initialize@2025-11-25", "--scenario initialize"],
+      ["tools_call@2025-11-25", "--scenario tools_call"],
+      ["request-metadata@2026-07-28", "--scenario request-metadata"],
+      ["auth/dpop@2025-11-25", "--scenario auth/dpop"],
+      ["tools_call@2026-07-28", "--scenario tools_call --spec-version 2026-07-28 --force"],
+      ["auth/dpop@2026-07-28", "--scenario auth/dpop --spec-version 2026-07-28 --force"]
+    ])
+    expect(plan.runs.get("all")!.map((r) => r.job)).toEqual(["initialize@2025-11-25", "tools_call@2025-11-25", "request-metadata@2026-07-28", "auth/dpop@2025-11-25"])
+    expect(plan.runs.get("requirements-2026-07-28")!.map((r) => r.job)).toEqual(["tools_call@2026-07-28", "request-metadata@2026-07-28", "auth/dpop@2026-07-28"])
   })
 
   it("reads one run of an expectations file, without comment keys", () => {

@@ -80,15 +80,25 @@ export const readResults = (dir: string): Map<string, ScenarioResult> => {
   return results
 }
 
+/** A scenario of `conformance list`, with the spec versions it covers (`extension` for an extension's). */
+export interface ListedScenario {
+  readonly name: string
+  readonly versions: ReadonlyArray<string>
+}
+
 /**
  * The client scenarios of `conformance list` (0.2): the lines under "Client scenarios" up to the
- * next blank line, with or without the spec versions a scenario covers (`  - initialize [2025-06-18]`).
+ * next blank line, with the spec versions a scenario covers when the line has them
+ * (`  - initialize [2025-06-18,2025-11-25]`).
  */
-export const listedClientScenarios = (output: string): Array<string> => {
+export const listedClientScenarios = (output: string): Array<ListedScenario> => {
   const start = output.indexOf("Client scenarios")
   if (start < 0) return []
   const section = output.slice(start).split(/\n\s*\n/)[0]!
-  return [...section.matchAll(/^\s+-\s+(\S+)(?:\s+\[[^\]]*\])?$/gm)].map((m) => m[1]!)
+  return [...section.matchAll(/^\s+-\s+(\S+)(?:\s+\[([^\]]*)\])?$/gm)].map((m) => ({
+    name: m[1]!,
+    versions: m[2] === undefined ? [] : m[2].split(",")
+  }))
 }
 
 /**
@@ -99,7 +109,49 @@ export const listedClientScenarios = (output: string): Array<string> => {
 export const requiredClientScenarios = (output: string): Array<string> => {
   const notScored = output.indexOf("never scored")
   const unscored = notScored < 0 ? [] : [...output.slice(notScored).matchAll(/^\s+-\s+(\S+)\s+\[client\]$/gm)].map((m) => m[1]!)
-  return [...listedClientScenarios(notScored < 0 ? output : output.slice(0, notScored)), ...unscored]
+  return [...listedClientScenarios(notScored < 0 ? output : output.slice(0, notScored)).map((s) => s.name), ...unscored]
+}
+
+/** The newest spec revision: what `--requirements` runs every scenario at. */
+export const NEWEST_REVISION = "2026-07-28"
+
+/**
+ * The wire version `--suite all` runs a scenario at: the newest revision for one introduced in
+ * it, 2025-11-25 for the rest, extensions included (the runner's rule; pure).
+ */
+export const suiteWire = (scenario: ListedScenario): string =>
+  scenario.versions[0] === NEWEST_REVISION ? NEWEST_REVISION : "2025-11-25"
+
+/** One runner process: a scenario at a wire version, and the runner's arguments for it. */
+export interface Job {
+  readonly key: string
+  readonly scenario: string
+  readonly args: ReadonlyArray<string>
+}
+
+/** The jobs of the two runs, and which job gives each run's result for each of its scenarios. */
+export interface Plan {
+  readonly jobs: ReadonlyArray<Job>
+  /** run name → its scenarios, in order, each with the key of its job. */
+  readonly runs: ReadonlyMap<string, ReadonlyArray<{ readonly scenario: string; readonly job: string }>>
+}
+
+/**
+ * The runner processes for `--suite all` and `--requirements NEWEST` scenario by scenario (pure).
+ * A scenario both runs put on the same wire (one introduced in the newest revision) is one job
+ * whose result counts in both: its two runs would be the same invocation of the same fixture.
+ * `--requirements` is `--spec-version REV --force` for each of its scenarios.
+ */
+export const planJobs = (all: ReadonlyArray<ListedScenario>, required: ReadonlyArray<string>): Plan => {
+  const jobs = new Map<string, Job>()
+  const add = (scenario: string, wire: string, args: ReadonlyArray<string>) => {
+    const key = `${scenario}@${wire}`
+    if (!jobs.has(key)) jobs.set(key, { key, scenario, args: ["--scenario", scenario, ...args] })
+    return { scenario, job: key }
+  }
+  const allRun = all.map((s) => add(s.name, suiteWire(s), []))
+  const requiredRun = required.map((s) => add(s, NEWEST_REVISION, ["--spec-version", NEWEST_REVISION, "--force"]))
+  return { jobs: [...jobs.values()], runs: new Map([["all", allRun], [`requirements-${NEWEST_REVISION}`, requiredRun]]) }
 }
 
 /** Scenario names from the suite's summary lines (`✓ name: 3 passed, 0 failed`). */
