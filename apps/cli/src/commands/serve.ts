@@ -92,8 +92,9 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, pr
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
-    // Tasks are not handed on to serve's clients yet: upstream servers run such calls to the end.
-    { ...flags, noPrompt: true, retryConnects: true, watchCatalog: true, tasks: false, relayServerLogs: true },
+    // Tasks declared to the servers: serve hands them on to a client that negotiated them, and
+    // follows them to their end for one that did not (GatewayTasks.ts).
+    { ...flags, noPrompt: true, retryConnects: true, watchCatalog: true, relayServerLogs: true },
     Effect.gen(function*() {
       const listen = Option.map(flags.http, (s) => parseListen(s) as { host: string; port: number }).pipe(Option.getOrUndefined)
       const port = listen?.port, path = Option.getOrUndefined(flags.socket)

@@ -25,7 +25,8 @@ import { McpConfig } from "../config/McpConfig.js"
 import { McpRequestError, type ServerUnavailable } from "../Errors.js"
 import { taskLog } from "../internal/taskLog.js"
 import { TASK_RESULT_KEY } from "../internal/pool/hostClient.js"
-import { ConnectionPool, request as poolRequest } from "../pool/ConnectionPool.js"
+import { ConnectionPool } from "../pool/ConnectionPool.js"
+import { taskRequest } from "../internal/catalog/taskRequest.js"
 import type { RequestError } from "../internal/pool/RequestErrors.js"
 import { type CallOptions, type McpTool, ToolRegistry } from "./ToolRegistry.js"
 
@@ -124,18 +125,8 @@ export type Started =
 export const pollDelay = (task: Pick<TaskInfo, "pollIntervalMs">, fallbackMs = 1_000): Duration.Duration =>
   Duration.millis(Math.min(5_000, Math.max(100, task.pollIntervalMs ?? fallbackMs)))
 
-/** Results are the server's: no schema of the SDK's judges them (decoded with {@link WireTask}). */
-const passThrough = {
-  "~standard": { version: 1, vendor: "mcpctl", validate: (value: unknown) => ({ value }) }
-} as const
-
 /** The one place task requests are sent (the pool's seam). */
-const request = (pool: ConnectionPool["Type"], server: string, method: string, params: Record<string, unknown>) =>
-  pool.run(server, method, (connection) =>
-    poolRequest(connection, method, (client, signal) =>
-      client.request({ method, params } as never, passThrough as never, { signal }) as Promise<unknown>, {
-      idempotent: method === "tasks/get"
-    }), { idempotent: method === "tasks/get" })
+const request = taskRequest
 
 /** @since 0.1.0 */
 export class Tasks extends Context.Tag("@mcpctl/core/Tasks")<

@@ -42,6 +42,7 @@ import { LOCAL_SETTINGS_FILE } from "../../permission/Permission.js"
 import * as Path from "node:path"
 import { type Asker, Elicitation } from "../../elicitation/Elicitation.js"
 import { type InputRelay, isInputRequired } from "../pool/InputRelay.js"
+import { isTaskAnswer, makeGatewayTasks, negotiatesTasks, TASK_METHODS, TASKS_EXTENSION } from "./GatewayTasks.js"
 
 /**
  * How the gateway introduces itself.
@@ -158,7 +159,9 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       // Routed to the server that offers the prompt or template (GatewayRequests.ts).
       completions: {},
       // Passed on to every server that logs.
-      logging: {}
+      logging: {},
+      // Tasks passed through to a client that negotiated them (GatewayTasks.ts).
+      extensions: { [TASKS_EXTENSION]: {} }
     },
     instructions: "Tools, resources and prompts of every MCP server configured for mcpctl. " +
       (upstreamNames
@@ -173,6 +176,7 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   const denied = (server: string) => permission.serverDenied(server) !== undefined
   // Log lines and resource updates for this client (GatewayNotices.ts).
   const notices = yield* makeGatewayNotices(server, denied, options.pushChanges !== false)
+  const tasks = yield* makeGatewayTasks(config.servers.filter((s) => !s.config.disabled).map((s) => s.name), denied)
   const resourceIndex = Effect.map(listAllResources(), (all) => ({
     ...indexResources(all.resources, denied),
     templates: all.templates.filter((t) => !denied(t.server))
@@ -192,10 +196,11 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification),
       relay: extra.relay
     }).pipe(
+      Effect.flatMap(({ result, tool }) => Effect.map(tasks.settle(tool.server, result, extra.tasks), (settled) => ({ result: settled, tool }))),
       Effect.map(({ result: theirs, tool }): CallToolResult => {
         const result = asOurs(theirs)
-        // The server asks our client (relayed): its question and state go back as they came.
-        if (isInputRequired(result)) return result
+        // The server asks our client (relayed), or made a task of the call: sent back as they came.
+        if (isInputRequired(result) || isTaskAnswer(result)) return result
         const budget = outputBudget(config, tool.server, tool.tool, tool.maxResultChars)
         const shaped = shapeCallResult(result as never, budget.chars, budget.hint)
         return {
@@ -228,7 +233,8 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
       sendNotification: ctx.mcpReq.notify,
       relay: relayOf(ctx.mcpReq, server.getClientCapabilities()),
       ask: askerOf(ctx.mcpReq, server.getClientCapabilities()),
-      notice: ctx.mcpReq
+      notice: ctx.mcpReq,
+      tasks: negotiatesTasks(ctx.mcpReq.envelope, request.params._meta, server.getClientCapabilities())
     }
     if (toolSearch && name === SEARCH_TOOLS) return run(searchTools(args))
     if (toolSearch && name === CALL_TOOL) {
@@ -280,6 +286,14 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
     }), ctx.mcpReq.signal))
 
   server.setRequestHandler("completion/complete", (request, ctx) => run(completeRouted(request.params, denied, naming), ctx.mcpReq.signal))
+
+  // To the server that owns the task (GatewayTasks.ts).
+  for (const method of TASK_METHODS) {
+    server.setRequestHandler(method, anyParams, (raw, ctx) => {
+      const params = (raw ?? {}) as Record<string, unknown>
+      return run(tasks.forward(method, params, negotiatesTasks(ctx.mcpReq.envelope, params._meta as object | undefined, server.getClientCapabilities())), ctx.mcpReq.signal)
+    })
+  }
 
   // Remembered for this client's log lines; the servers are told the most verbose level asked.
   server.setRequestHandler("logging/setLevel", (request) => run(Effect.as(notices.setLevel(request.params.level), {})))
@@ -336,7 +350,14 @@ interface CallExtra {
   readonly ask: Asker | undefined
   /** Where the server's log lines during the call go, and at which level the request asks. */
   readonly notice: NoticeContext
+  /** Whether our client negotiated tasks: a task the server makes goes to it as a task. */
+  readonly tasks: boolean
 }
+
+/** The params of a method the SDK has no schema for, checked by its handler. */
+const anyParams = {
+  params: { "~standard": { version: 1, vendor: "mcpctl", validate: (value: unknown) => ({ value }) } }
+} as const
 
 /**
  * Progress of a forwarded call, passed back to our client under the token it sent (none asked
