@@ -19,7 +19,7 @@ import { ServerUnavailable } from "../../Errors.js"
 import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape, tooLargeAnswer, tooLargeText } from "./MessageSize.js"
 import type { OpenedTransport } from "./OpenedTransport.js"
 import { groupExists, groupHasLiveMember, register } from "./ProcessGroups.js"
-import { endGroup, poke, type GroupEnd } from "./Reaper.js"
+import { endGroup, poke, watch, type GroupEnd } from "./Reaper.js"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -148,6 +148,7 @@ export class StdioChildTransport implements SdkTransport {
   private endPromise: Promise<GroupEnd> | undefined
   private closePromise: Promise<void> | undefined
   private stderrEnded = false
+  private readonly unwatch: () => void
 
   constructor(
     private readonly child: ChildProcess,
@@ -156,6 +157,8 @@ export class StdioChildTransport implements SdkTransport {
     private readonly options: StdioTransportOptions = {}
   ) {
     this.pid = child.pid!
+    // The first signal begins this shutdown itself (Reaper.endAll), before any scope closes.
+    this.unwatch = watch(this.pid, () => void this.end())
     this.onDiagnostic = options.onDiagnostic
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_RESPONSE_BYTES
     child.stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk))
@@ -264,6 +267,7 @@ export class StdioChildTransport implements SdkTransport {
 
   /** The group is gone (or was sent SIGKILL, which nothing survives): its records go too. */
   private groupGone(): void {
+    this.unwatch()
     this.options.onGroupGone?.()
   }
 
