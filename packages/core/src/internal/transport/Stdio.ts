@@ -20,6 +20,7 @@ import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape,
 import type { OpenedTransport } from "./OpenedTransport.js"
 import { groupExists, groupHasLiveMember, register } from "./ProcessGroups.js"
 import { endGroup, poke, watch, type GroupEnd } from "./Reaper.js"
+import { emptied, killCgroup, place, remove } from "./Cgroups.js"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -92,6 +93,8 @@ export interface StdioTransportOptions {
   readonly maxMessageBytes?: number | undefined
   /** Called once the process group is gone (releases its watchdog and ledger records). */
   readonly onGroupGone?: (() => void) | undefined
+  /** The server's own cgroup (`Cgroups.ts`), killed whole at the end of the shutdown. */
+  readonly cgroup?: string | undefined
 }
 
 /** The command line as written in the settings, so messages show `${TOKEN}`, not its value. */
@@ -262,7 +265,14 @@ export class StdioChildTransport implements SdkTransport {
     } catch {
       // already destroyed
     }
-    return endGroup(this.pid, () => this.exit !== undefined)
+    const end = await endGroup(this.pid, () => this.exit !== undefined)
+    const cgroup = this.options.cgroup
+    if (cgroup === undefined) return end
+    // What left the group (a `setsid` grandchild) is still in the cgroup: SIGKILL to all of it.
+    killCgroup(cgroup)
+    const empty = await emptied(cgroup, 3_000)
+    remove(cgroup)
+    return empty ? end : { ...end, gone: false }
   }
 
   /** The group is gone (or was sent SIGKILL, which nothing survives): its records go too. */
@@ -512,11 +522,13 @@ export const openStdio = (
         const command = describeCommand(shownConfig(server, config))
         // Recorded before anything else can happen: from here on, no death of ours orphans it.
         const release = register(child.pid!, { server: server.name, command, ledgerDir: options?.ledgerDir })
+        const cgroup = place(child.pid!)
         resume(Effect.succeed(
           new StdioChildTransport(child, server.name, command, {
             onDiagnostic: options?.onDiagnostic,
             maxMessageBytes: options?.maxMessageBytes,
-            onGroupGone: release
+            onGroupGone: release,
+            cgroup
           })
         ))
       }
