@@ -51,6 +51,40 @@ const ending = new Map<number, Ending>()
 const pending = new Map<number, Promise<GroupEnd>>()
 let timer: ReturnType<typeof setInterval> | undefined
 
+/**
+ * The groups a shutdown may have to end, each with the start of its owner's own shutdown (for
+ * stdio, the transport's `end`: stdin closed, then {@link endGroup}): {@link endAll}, the first
+ * signal, begins them all at once, before any scope has been closed.
+ */
+const watched = new Map<number, () => void>()
+
+/** Records how to begin a group's shutdown for {@link endAll}; returns the removal (idempotent). */
+export const watch = (pgid: number, begin: () => void): (() => void) => {
+  watched.set(pgid, begin)
+  return () => {
+    if (watched.get(pgid) === begin) watched.delete(pgid)
+  }
+}
+
+/** Groups whose watchdog deadline waits for the end of this tick: one line for all of them. */
+let deadlineBatch: Map<number, Array<number>> | undefined
+
+const handDeadline = (pgid: number, ms: number): void => {
+  if (deadlineBatch === undefined) {
+    deadlineBatch = new Map()
+    // Still this tick (no wait for the event loop); fifty closes in a row cost the watchdog one
+    // line and one subshell instead of fifty.
+    process.nextTick(() => {
+      const batch = deadlineBatch!
+      deadlineBatch = undefined
+      for (const [at, pgids] of batch) killAt(pgids, at)
+    })
+  }
+  const same = deadlineBatch.get(ms)
+  if (same) same.push(pgid)
+  else deadlineBatch.set(ms, [pgid])
+}
+
 /** The groups being ended now (for tests and diagnostics). */
 export const endingGroups = (): ReadonlyArray<number> => [...ending.keys()]
 
@@ -143,7 +177,7 @@ export const endGroup = (
       return
     }
     signalGroup(pgid, "SIGINT")
-    killAt([pgid], escalation.killAfterMs + 50)
+    handDeadline(pgid, escalation.killAfterMs + 50)
     ending.set(pgid, e)
     timer ??= setInterval(tick, TICK_MS)
   })
@@ -158,4 +192,21 @@ export const endGroup = (
 export const poke = (pgid: number): void => {
   const e = ending.get(pgid)
   if (e !== undefined && isGone(e, undefined)) finish(e, true, performance.now())
+}
+
+/**
+ * Begins the shutdown of every watched group now, synchronously: each owner closes its side and
+ * calls {@link endGroup} (SIGINT to the group, the escalation on the one timer, the watchdog's
+ * deadline). The first Ctrl-C calls it before interrupting anything, so the servers' shutdown
+ * does not wait for the host to unwind its fibers and scopes; the owners' later closes share
+ * these ends. Returns how many groups it began to end.
+ */
+export const endAll = (): number => {
+  let n = 0
+  for (const [pgid, begin] of [...watched]) {
+    if (ending.has(pgid)) continue
+    begin()
+    n++
+  }
+  return n
 }

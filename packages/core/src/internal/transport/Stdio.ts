@@ -20,7 +20,8 @@ import { blame, DEFAULT_MAX_RESPONSE_BYTES, IdScanner, InFlight, isMessageShape,
 import type { OpenedTransport } from "./OpenedTransport.js"
 import { NotSent } from "./TransportErrors.js"
 import { groupExists, groupHasLiveMember, register } from "./ProcessGroups.js"
-import { endGroup, poke, type GroupEnd } from "./Reaper.js"
+import { endGroup, poke, watch, type GroupEnd } from "./Reaper.js"
+import { emptied, killCgroup, place, remove } from "./Cgroups.js"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -93,6 +94,8 @@ export interface StdioTransportOptions {
   readonly maxMessageBytes?: number | undefined
   /** Called once the process group is gone (releases its watchdog and ledger records). */
   readonly onGroupGone?: (() => void) | undefined
+  /** The server's own cgroup (`Cgroups.ts`), killed whole at the end of the shutdown. */
+  readonly cgroup?: string | undefined
 }
 
 /** The command line as written in the settings, so messages show `${TOKEN}`, not its value. */
@@ -149,6 +152,7 @@ export class StdioChildTransport implements SdkTransport {
   private endPromise: Promise<GroupEnd> | undefined
   private closePromise: Promise<void> | undefined
   private stderrEnded = false
+  private readonly unwatch: () => void
 
   constructor(
     private readonly child: ChildProcess,
@@ -157,6 +161,8 @@ export class StdioChildTransport implements SdkTransport {
     private readonly options: StdioTransportOptions = {}
   ) {
     this.pid = child.pid!
+    // The first signal begins this shutdown itself (Reaper.endAll), before any scope closes.
+    this.unwatch = watch(this.pid, () => void this.end())
     this.onDiagnostic = options.onDiagnostic
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_RESPONSE_BYTES
     child.stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk))
@@ -260,11 +266,19 @@ export class StdioChildTransport implements SdkTransport {
     } catch {
       // already destroyed
     }
-    return endGroup(this.pid, () => this.exit !== undefined)
+    const end = await endGroup(this.pid, () => this.exit !== undefined)
+    const cgroup = this.options.cgroup
+    if (cgroup === undefined) return end
+    // What left the group (a `setsid` grandchild) is still in the cgroup: SIGKILL to all of it.
+    killCgroup(cgroup)
+    const empty = await emptied(cgroup, 3_000)
+    remove(cgroup)
+    return empty ? end : { ...end, gone: false }
   }
 
   /** The group is gone (or was sent SIGKILL, which nothing survives): its records go too. */
   private groupGone(): void {
+    this.unwatch()
     this.options.onGroupGone?.()
   }
 
@@ -509,11 +523,13 @@ export const openStdio = (
         const command = describeCommand(shownConfig(server, config))
         // Recorded before anything else can happen: from here on, no death of ours orphans it.
         const release = register(child.pid!, { server: server.name, command, ledgerDir: options?.ledgerDir })
+        const cgroup = place(child.pid!)
         resume(Effect.succeed(
           new StdioChildTransport(child, server.name, command, {
             onDiagnostic: options?.onDiagnostic,
             maxMessageBytes: options?.maxMessageBytes,
-            onGroupGone: release
+            onGroupGone: release,
+            cgroup
           })
         ))
       }
