@@ -123,7 +123,7 @@ export const makeCalling = ({ config, definitions, elicitation, permission, pins
     const sent = pool.run(tool.server, "tools/call", (connection) =>
       request(connection, "tools/call", (client, signal) => {
         const relay = options?.relay
-        const params = { name: tool.tool, arguments: args, ...relayParams(connection.era, relay) }
+        const params = { name: tool.tool, arguments: args, ...relayParams(connection.era, relay, (connection.client as unknown as { _capabilities?: { extensions?: object } })._capabilities?.extensions) }
         const answered = client.callTool(params as { name: string; arguments: Record<string, unknown> }, {
           ...(relay !== undefined ? { allowInputRequired: true } : {}),
           // The definition the catalogue holds (the SDK would otherwise look for a listing in its

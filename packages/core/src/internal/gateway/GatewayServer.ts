@@ -290,7 +290,9 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
   // To the server that owns the task (GatewayTasks.ts).
   for (const method of TASK_METHODS) {
     server.setRequestHandler(method, anyParams, (raw, ctx) => {
-      const params = (raw ?? {}) as Record<string, unknown>
+      // The SDK hands a request's inputResponses (tasks/update) to the context, not the params.
+      const answers = ctx.mcpReq.inputResponses
+      const params: Record<string, unknown> = { ...(raw ?? {}) as Record<string, unknown>, ...(answers !== undefined ? { inputResponses: answers } : {}) }
       return run(tasks.forward(method, params, negotiatesTasks(ctx.mcpReq.envelope, params._meta as object | undefined, server.getClientCapabilities())), ctx.mcpReq.signal)
     })
   }

@@ -48,12 +48,14 @@ export const relayFor = (
  * The params a relayed request adds to its own: the previous round's answers and state, and (in
  * the modern era, where every request carries them) the client's capabilities (pure).
  */
-export const relayParams = (era: Era, relay: InputRelay | undefined): Record<string, unknown> => {
+export const relayParams = (era: Era, relay: InputRelay | undefined, extensions?: object | undefined): Record<string, unknown> => {
   if (relay === undefined) return {}
+  // The envelope replaces the connection's own capabilities: its extensions (tasks) are kept.
+  const capabilities = extensions === undefined ? relay.capabilities : { ...relay.capabilities, extensions }
   return {
     ...(relay.inputResponses !== undefined ? { inputResponses: relay.inputResponses } : {}),
     ...(relay.requestState !== undefined ? { requestState: relay.requestState } : {}),
-    ...(era === "modern" ? { _meta: { [CLIENT_CAPABILITIES_KEY]: relay.capabilities } } : {})
+    ...(era === "modern" ? { _meta: { [CLIENT_CAPABILITIES_KEY]: capabilities } } : {})
   }
 }
 
