@@ -41,7 +41,13 @@ const get = Command.make("get", { ...flags, server, id }, (f) =>
     if (task.status === "failed" && task.error) err(`error ${task.error.code}: ${task.error.message}`)
   }))).pipe(Command.withDescription("Show a task's state now (without its result: `task result`)"))
 
-const wait = Command.make("wait", { ...flags, saveFull, server, id }, (f) =>
+/** `task wait --yes`: a task that asks for input gets its forms' defaults, as `call --yes` would give them. */
+const yes = Options.boolean("yes").pipe(
+  Options.withAlias("y"),
+  Options.withDescription("Answer a task's questions (forms) with their defaults, as `call --yes` does")
+)
+
+const wait = Command.make("wait", { ...flags, saveFull, yes, server, id }, (f) =>
   onServer("wait", f, f.server, Effect.gen(function*() {
     const final = yield* followTask(f.server, f.id, f.server)
     return yield* finishTask(resultOf(f.server, f.id), final, f)

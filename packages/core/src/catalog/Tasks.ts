@@ -8,6 +8,13 @@
  * become tasks; the extension has no `tasks/list` and no `tasks/result`: {@link Tasks} `list`
  * asks the server about each task this host started there (recorded in `$MCPCTL_HOME/tasks.json`).
  *
+ * A task that needs input (`input_required`, its `inputRequests` keyed by the server's ids) is
+ * answered while it is waited on: each `elicitation/create` goes to the host's {@link Elicitation}
+ * policy (a prompt on a terminal, the defaults under `--yes`), the answers go back with
+ * `tasks/update`, and the task resumes on the server. A request the host cannot answer (no
+ * elicitation layer, or sampling and roots, which mcpctl does not offer) ends the wait with an
+ * error that says so; the task stays on the server until it is cancelled or expires.
+ *
  * Every request goes through `ConnectionPool.run` (in {@link request}), so a task started by one
  * command can be looked at by another, on another connection, as long as the server keeps it (an
  * HTTP server, or a stdio server the daemon keeps running).
@@ -21,7 +28,9 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import type { ElicitRequest } from "@modelcontextprotocol/client"
 import { McpConfig } from "../config/McpConfig.js"
+import { Elicitation, fromSdkRequest } from "../elicitation/Elicitation.js"
 import { McpRequestError, type ServerUnavailable } from "../Errors.js"
 import { taskLog } from "../internal/taskLog.js"
 import { TASK_RESULT_KEY } from "../internal/pool/hostClient.js"
@@ -165,6 +174,38 @@ export class Tasks extends Context.Tag("@mcpctl/core/Tasks")<
       const pool = yield* ConnectionPool
       const registry = yield* ToolRegistry
       const log = taskLog((yield* McpConfig).home)
+      // As for the registry: a host without an elicitation layer answers nothing (and declares nothing).
+      const elicitation = Option.getOrUndefined(yield* Effect.serviceOption(Elicitation))
+
+      /** One input request of a task, answered by the host's policy. */
+      const answerOne = (server: string, taskId: string, key: string, entry: unknown): Effect.Effect<unknown, McpRequestError> => {
+        const method = (entry as { method?: unknown } | null)?.method
+        if (method === "elicitation/create" && elicitation !== undefined) {
+          return elicitation.answer(fromSdkRequest(entry as ElicitRequest, server))
+        }
+        return Effect.fail(new McpRequestError({
+          server,
+          method: "tasks/update",
+          code: -32603,
+          message: `task ${taskId} on ${server} needs input mcpctl cannot give (${typeof method === "string" ? method : "no method"} ` +
+            `for "${key}"${method === "elicitation/create" ? ": this host answers no elicitation" : ""}); ` +
+            `\`mcpctl task cancel ${server} ${taskId}\` cancels it`
+        }))
+      }
+
+      /** Answers what the task asks that this wait has not answered yet, one request after another, and sends the answers. */
+      const answerInputs = (task: TaskInfo, answered: Set<string>) => {
+        const asked = Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key))
+        return Effect.forEach(asked, ([key, entry]) => Effect.map(answerOne(task.server, task.taskId, key, entry), (answer) => [key, answer] as const)).pipe(
+          Effect.tap(() => Effect.sync(() => asked.forEach(([key]) => answered.add(key)))),
+          Effect.flatMap((answers) =>
+            request(pool, task.server, "tasks/update", { taskId: task.taskId, inputResponses: Object.fromEntries(answers) }))
+        )
+      }
+
+      /** Whether the task waits on input this wait has not answered yet (pure). */
+      const asksAnew = (task: TaskInfo, answered: ReadonlySet<string>) =>
+        task.status === "input_required" && Object.keys(task.inputRequests ?? {}).some((key) => !answered.has(key))
 
       const get = (server: string, taskId: string) =>
         Effect.flatMap(request(pool, server, "tasks/get", { taskId }), (raw) => toTask(server, "tasks/get", raw))
@@ -172,16 +213,25 @@ export class Tasks extends Context.Tag("@mcpctl/core/Tasks")<
       const cancel = (server: string, taskId: string) => Effect.asVoid(request(pool, server, "tasks/cancel", { taskId }))
 
       const wait = (server: string, taskId: string) =>
-        Stream.paginateEffect(Option.none<TaskInfo>(), (previous: Option.Option<TaskInfo>) =>
-          Effect.map(
-            Option.match(previous, {
-              onNone: () => get(server, taskId),
-              onSome: (task) => Effect.zipRight(Effect.sleep(pollDelay(task)), get(server, taskId))
-            }),
-            (task) => [task, isFinal(task) ? Option.none() : Option.some(Option.some(task))] as const
-          )).pipe(
-            Stream.changesWith((a, b) => a.status === b.status && a.statusMessage === b.statusMessage)
-          )
+        Stream.suspend(() => {
+          // The keys answered by this wait: a poll that comes before the server took the answers in is not asked again.
+          const answered = new Set<string>()
+          return Stream.paginateEffect(Option.none<TaskInfo>(), (previous: Option.Option<TaskInfo>) =>
+            Effect.map(
+              Option.match(previous, {
+                onNone: () => get(server, taskId),
+                // Asked: answered as soon as its state has been emitted (shown), then looked at again at once.
+                onSome: (task) =>
+                  Effect.zipRight(
+                    asksAnew(task, answered) ? answerInputs(task, answered) : Effect.sleep(pollDelay(task)),
+                    get(server, taskId)
+                  )
+              }),
+              (task) => [task, isFinal(task) ? Option.none() : Option.some(Option.some(task))] as const
+            ))
+        }).pipe(
+          Stream.changesWith((a, b) => a.status === b.status && a.statusMessage === b.statusMessage)
+        )
 
       const result = (server: string, taskId: string) =>
         Effect.map(Stream.runLast(wait(server, taskId)), (last) => Option.getOrThrow(last))
