@@ -18,6 +18,7 @@ import { PassThrough } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { offeredModern, readyToRead, watchProbe } from "../src/internal/pool/handshakeProbe.js"
 import { eraHost, freshHome, readVerdicts } from "./support/eras.js"
+import { slow } from "./support/slow.js"
 
 const slowStartServer = fileURLToPath(new URL("../../testing/src/fixtures/slow-start-server.mjs", import.meta.url))
 const hostWith = (servers: ReadonlyArray<ResolvedServer>, home: string, pool: PoolOptions = {}, limits: Partial<Limits> = {}) =>
@@ -120,7 +121,7 @@ describe("slow starts", () => {
       const states = yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith([slow], home))))
       expect(states.slow).toEqual({ era: "modern", version: "2026-07-28", byTimeout: false })
       expect(verdicts(home)).toEqual(["modern"])
-    }), 120_000)
+    }), slow(120_000))
 
   it.live("a silent slow modern-only server whose probe times out: initialize is refused, and the modern era follows", () =>
     Effect.gen(function*() {
@@ -136,7 +137,7 @@ describe("slow starts", () => {
       // Started twice: once for the probe that was cut short, once in the modern era.
       expect(startsIn(log)).toBe(2)
       expect(verdicts(home)).toEqual(["modern"])
-    }), 120_000)
+    }), slow(120_000))
 })
 
 /** A proxy that holds every `server/discover` answer for `delayMs`, and records the methods it saw. */
@@ -190,7 +191,7 @@ describe("late answers over HTTP", () => {
       expect(states.late).toEqual({ era: "modern", version: "2026-07-28", byTimeout: false })
       expect(proxy.methods.slice(0, 2)).toEqual(["server/discover", "initialize"])
       expect(verdicts(home)).toEqual(["modern"])
-    }), 60_000)
+    }), slow(60_000))
 
   it.scoped("a legacy server that never answers the probe: legacy, said to be decided by a timeout, and not remembered", () =>
     Effect.gen(function*() {
@@ -208,5 +209,5 @@ describe("late answers over HTTP", () => {
       const before = proxy.methods.length
       yield* Effect.scoped(connectAll.pipe(Effect.provide(hostWith(servers, home, { probeTimeoutMs: 200 }))))
       expect(proxy.methods.slice(before)).toContain("server/discover")
-    }), 60_000)
+    }), slow(60_000))
 })

@@ -9,6 +9,7 @@ import { afterAll, beforeAll } from "vitest"
 import { fetchWithTimeout, RequestTimeoutError } from "../src/internal/transport/Http.js"
 import { isAuthError, isTerminalTransportError, shouldFallBackToSse } from "../src/internal/transport/TransportErrors.js"
 import { closeServer, connect, connectError, listen, textOf } from "./support/remote.js"
+import { slow } from "./support/slow.js"
 import { SdkHttpError } from "@modelcontextprotocol/client"
 
 const { startEverything, stopServer: stop } = Everything
@@ -58,16 +59,19 @@ describe("server-everything", () => {
 
   it.scoped("Streamable HTTP: a POST response streaming longer than the request timeout is not cut", () =>
     Effect.gen(function*() {
-      // 800 ms bounds headers only; the tool streams progress for 2 s in the POST's SSE body,
-      // while the standalone GET stream stays open the whole time.
-      const { client } = yield* connect({ type: "http", url: `http://127.0.0.1:${http_!.port}/mcp` }, "http", 800)
+      // The request timeout bounds headers only; the tool streams progress in the POST's SSE body
+      // for well over that, while the standalone GET stream stays open the whole time. Both sides
+      // scale with the run's slowdown: the headers (initialize too) must beat the timeout.
+      const timeoutMs = slow(800)
+      const seconds = Math.ceil((2.5 * timeoutMs) / 1000)
+      const { client } = yield* connect({ type: "http", url: `http://127.0.0.1:${http_!.port}/mcp` }, "http", timeoutMs)
       const errors: Array<Error> = []
       client.onerror = (error) => errors.push(error)
       const progress: Array<number> = []
       const result = yield* Effect.promise(() =>
         client.callTool(
-          { name: "trigger-long-running-operation", arguments: { duration: 2, steps: 4 } },
-          { onprogress: (p) => progress.push(p.progress), timeout: 10_000 }
+          { name: "trigger-long-running-operation", arguments: { duration: seconds, steps: 4 } },
+          { onprogress: (p) => progress.push(p.progress), timeout: seconds * 1000 + slow(10_000) }
         )
       )
       expect(textOf(result)).toContain("Long running operation completed")
@@ -104,19 +108,23 @@ describe("fetchWithTimeout", () => {
 
   it.effect("does not abort a body that streams slowly after the headers", () =>
     Effect.gen(function*() {
+      let end = () => {}
       const { server, url } = yield* Effect.promise(() =>
         listen((_req, res) => {
           res.writeHead(200, { "content-type": "text/event-stream" })
           res.write("data: first\n\n")
-          // well past the 200 ms timeout
-          setTimeout(() => res.end("data: last\n\n"), 600)
+          end = () => res.end("data: last\n\n")
         })
       )
       yield* Effect.addFinalizer(() => Effect.promise(() => closeServer(server)))
       const outer = new AbortController()
-      const body = yield* Effect.promise(() =>
-        fetchWithTimeout(200)(url, { signal: outer.signal }).then((r) => r.text())
-      )
+      // Generous for the headers (a loaded machine); the body then ends only after the timeout's
+      // own timer is due, so a timer left running would abort it.
+      const timeoutMs = slow(1_000)
+      const response = yield* Effect.promise(() => fetchWithTimeout(timeoutMs)(url, { signal: outer.signal }))
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, timeoutMs + 100)))
+      end()
+      const body = yield* Effect.promise(() => response.text())
       expect(body).toBe("data: first\n\ndata: last\n\n")
       // the forwarding listener is gone once the body ended
       expect(getEventListeners(outer.signal, "abort")).toHaveLength(0)
