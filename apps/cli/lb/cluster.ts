@@ -85,7 +85,21 @@ export const startNginx = async (dir: string, listen: number, upstreams: Readonl
   const binary = nginxBinary()
   mkdirSync(dir, { recursive: true })
   const file = nginxConfig(dir, listen, upstreams)
-  const child = spawn(binary, ["-p", dir, "-c", file, "-e", join(dir, "nginx-error.log"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "pipe"] })
+  // In a process group of its own: nginx's workers outlive a SIGKILLed master, so the group goes.
+  const master = spawn(binary, ["-p", dir, "-c", file, "-e", join(dir, "nginx-error.log"), "-g", "daemon off;"], {
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true
+  })
+  const child = Object.assign(master, {
+    kill: (signal: NodeJS.Signals = "SIGTERM") => {
+      try {
+        process.kill(-master.pid!, signal)
+        return true
+      } catch {
+        return false
+      }
+    }
+  })
   let text = ""
   child.stderr!.on("data", (d) => (text += d))
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
