@@ -18,6 +18,18 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "../..")
 const packageDirs: Record<string, string> = { "@mcpctl/core": "packages/core", "@mcpctl/testing": "packages/testing" }
 
+type Exports = Record<string, Record<string, string> | undefined>
+// Read once per package: resolveId runs for every import of every module a test loads.
+const exportsOf = new Map<string, Exports>()
+const readExports = (dir: string): Exports => {
+  let exports = exportsOf.get(dir)
+  if (exports === undefined) {
+    exports = JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8")).exports as Exports
+    exportsOf.set(dir, exports)
+  }
+  return exports
+}
+
 const inRepoSources = (): Plugin => ({
   name: "mcpctl-in-repo-sources",
   enforce: "pre",
@@ -25,10 +37,7 @@ const inRepoSources = (): Plugin => ({
     const match = /^(@mcpctl\/[^/]+)(\/.*)?$/.exec(source)
     const dir = match && packageDirs[match[1]!]
     if (!dir) return null
-    const exports = JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8")).exports as Record<
-      string,
-      Record<string, string> | undefined
-    >
+    const exports = readExports(dir)
     const sub = `.${match![2] ?? ""}`
     // `./internal/*` is a pattern entry (the repository's own imports of internal modules).
     const target = exports[sub]?.["@mcpctl/source"] ??
@@ -37,40 +46,13 @@ const inRepoSources = (): Plugin => ({
   }
 })
 
-export const mutationTests = [
-  "test/Naming.test.ts",
-  "test/Permission.test.ts",
-  "test/NameFold.test.ts",
-  "test/SettingsLoad.test.ts",
-  "test/McpConfig.test.ts",
-  "test/ResiliencePolicy.test.ts",
-  "test/Shape.test.ts",
-  "test/Redact.test.ts",
-  "test/RequestDriver.test.ts",
-  "test/RequestDriverSignals.test.ts",
-  "test/FailureKinds.test.ts",
-  "test/RequestDriver.failures.test.ts",
-  "test/RequestErrors.test.ts",
-  "test/ToolRegistry.test.ts",
-  "test/ToolRegistry.permission.test.ts",
-  "test/ToolRegistry.names.test.ts",
-  "test/ToolRegistry.tools.test.ts",
-  // In-process tests that go through the registry's listing and calling halves: filtered tools,
-  // search, pagination, URL elicitation steps, the call's span. (Pins.test.ts also runs a real
-  // server process, which times out under a loaded machine's mutation run.)
-  "test/ToolFilter.test.ts",
-  "test/Search.test.ts",
-  "test/Pagination.test.ts",
-  "test/Elicitation.urls.test.ts",
-  "test/TraceContext.test.ts"
-]
-
 /**
- * `MUTATION_TESTS=test/A.test.ts,test/B.test.ts npx stryker run --mutate <files>` narrows the run
- * to a module's own tests: every mutant re-runs the test files that cover it, and on a loaded
- * machine loading a file costs more than its tests.
+ * The test files to load, comma-separated in MUTATION_TESTS: stryker.config.mjs sets them from
+ * its groups (a group's own tests, or all groups' for a full run), unless given. Each mutant
+ * re-runs only the tests that cover it, but every file listed is loaded for the dry run.
  */
-const only = process.env.MUTATION_TESTS?.split(",").map((f) => f.trim()).filter((f) => f !== "")
+const only = process.env.MUTATION_TESTS?.split(",").map((f) => f.trim()).filter((f) => f !== "") ?? []
+if (only.length === 0) throw new Error("MUTATION_TESTS is empty: run through `npm run mutation` (stryker.config.mjs sets it)")
 
 export default defineConfig({
   plugins: [inRepoSources()],
@@ -79,7 +61,7 @@ export default defineConfig({
   test: {
     name: "mutation",
     root: here,
-    include: only && only.length > 0 ? only : mutationTests,
+    include: only,
     // Stryker switches mutants at run time (static mutants are off, see stryker.config.mjs), so
     // a test file need not load the modules afresh for every mutant.
     isolate: false,
