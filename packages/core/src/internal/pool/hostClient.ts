@@ -71,6 +71,51 @@ export const liftTaskResult = (response: JSONRPCResponse): JSONRPCResponse => {
 /** The 2026-07-28 envelope key of the log level a request asks for (no `logging/setLevel` there). */
 const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
 
+/** What the SDK's era codec offers for results (internal to the SDK: `wire/codec.ts`). */
+interface ResultCodec {
+  readonly validateResult: (method: string, value: unknown) => { readonly ok: boolean; readonly value?: unknown; readonly reason?: string; readonly message?: string }
+}
+
+const isStandardSchema = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && "~standard" in value
+
+/**
+ * The SDK's `request(request, options)` without a schema builds its result validator on every
+ * request, probing the era's registry by validating `undefined` (a zod error built and formatted
+ * per call: the largest cost of `tools/call` inside the SDK, bench/). The same validator (the
+ * SDK's `codecResultValidator`, same messages), made once per era codec and method. Methods the
+ * era has no result for, and the Tasks extension's names (which skip the era gate when sent with
+ * a schema), go the SDK's own way; so does everything if the SDK's internals moved.
+ */
+const validators = new WeakMap<ResultCodec, Map<string, object | null>>()
+
+export const resultValidatorOf = (client: Client, method: string): object | undefined => {
+  if (method === "tasks/get" || method === "tasks/cancel") return undefined
+  const resolve = (client as unknown as { _resolveOutboundCodec?: (method: string) => ResultCodec })._resolveOutboundCodec
+  if (typeof resolve !== "function") return undefined
+  const codec = resolve.call(client, method)
+  if (typeof codec?.validateResult !== "function") return undefined
+  let byMethod = validators.get(codec)
+  if (byMethod === undefined) validators.set(codec, byMethod = new Map())
+  let validator = byMethod.get(method)
+  if (validator === undefined) {
+    const probe = codec.validateResult(method, undefined)
+    validator = !probe.ok && probe.reason === "not-in-era" ? null : {
+      "~standard": {
+        version: 1,
+        vendor: "mcp-wire-codec",
+        validate: (value: unknown) => {
+          const outcome = codec.validateResult(method, value)
+          if (outcome.ok) return { value: outcome.value }
+          return { issues: [{ message: outcome.reason === "invalid" ? outcome.message : `not-in-era: ${method}` }] }
+        }
+      }
+    }
+    byMethod.set(method, validator)
+  }
+  return validator ?? undefined
+}
+
 export class HostClient extends Client {
   /**
    * The log level every request asks for on a 2026-07-28 connection (`Resources.setLogLevel`):
@@ -87,6 +132,11 @@ export class HostClient extends Client {
     if (this.requestLogLevel !== undefined) {
       const params = (args[0] as AnyRequest).params
       args[0] = { ...args[0], params: { ...params, _meta: { ...(params?._meta as object | undefined), [LOG_LEVEL_KEY]: this.requestLogLevel } } }
+    }
+    // A spec method without a schema: the era's result validator, made once per era and method.
+    if (!isStandardSchema(args[1])) {
+      const validator = resultValidatorOf(this, (args[0] as AnyRequest).method)
+      if (validator !== undefined) return (super.request as (...args: Array<any>) => Promise<any>)(args[0], validator, args[1])
     }
     return (super.request as (...args: Array<any>) => Promise<any>)(...args)
   }
