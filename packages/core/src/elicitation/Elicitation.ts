@@ -25,6 +25,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as readline from "node:readline/promises"
 import { checkUrlToOpen, openInBrowser } from "../internal/auth/OAuthFlow.js"
@@ -125,16 +126,20 @@ export const requiredWithoutDefault = (schema: FormSchema): ReadonlyArray<string
  * era the server gets it as the error answer to its `elicitation/create`.
  * @since 0.1.0
  */
-export class UnanswerableForm extends Error {
-  constructor(readonly server: string, readonly fields: ReadonlyArray<string>, readonly schema: FormSchema) {
-    const named = fields.map((f) => {
-      const title = schema.properties?.[f]?.title
+export class UnanswerableForm extends Schema.TaggedError<UnanswerableForm>()("UnanswerableForm", {
+  server: Schema.String,
+  /** The required fields without a default. */
+  fields: Schema.Array(Schema.String),
+  /** The form as the server sent it (for the fields' titles). */
+  schema: Schema.declare((u: unknown): u is FormSchema => typeof u === "object" && u !== null)
+}) {
+  override get message(): string {
+    const named = this.fields.map((f) => {
+      const title = this.schema.properties?.[f]?.title
       return title ? `"${f}" (${title})` : `"${f}"`
     }).join(", ")
-    super(
-      `server "${server}" asked for ${named}, required and without a default: --yes answers forms only with their ` +
-        `defaults. Run it on a terminal without --yes to answer, or give the value as a tool argument if the tool takes one.`
-    )
+    return `server "${this.server}" asked for ${named}, required and without a default: --yes answers forms only with ` +
+      `their defaults. Run it on a terminal without --yes to answer, or give the value as a tool argument if the tool takes one.`
   }
 }
 
@@ -322,7 +327,7 @@ export const make = (answerer: Answerer): Effect.Effect<Elicitation["Type"]> =>
           const answer = await runPromise(answerer.answer(asked))
           if (answerer.endsUnanswerable === true && answer.action === "decline" && asked.mode === "form") {
             const missing = requiredWithoutDefault(asked.requestedSchema)
-            if (missing.length > 0) throw new UnanswerableForm(server.name, missing, asked.requestedSchema)
+            if (missing.length > 0) throw new UnanswerableForm({ server: server.name, fields: missing, schema: asked.requestedSchema })
           }
           return answer
         })
