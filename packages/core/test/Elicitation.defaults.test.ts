@@ -30,7 +30,12 @@ describe("requiredWithoutDefault (pure)", () => {
   })
 
   it("the error message names the field and its title", () => {
-    const e = new UnanswerableForm("s", ["name"], { properties: { name: { type: "string", title: "Your name" } }, required: ["name"] })
+    const e = new UnanswerableForm({
+      server: "s",
+      fields: ["name"],
+      schema: { properties: { name: { type: "string", title: "Your name" } }, required: ["name"] }
+    })
+    expect(e._tag).toBe("UnanswerableForm")
     expect(e.message).toContain(`"name" (Your name)`)
     expect(e.message).toContain("--yes")
   })

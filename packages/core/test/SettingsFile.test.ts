@@ -113,6 +113,7 @@ describe("withFileLock", () => {
         withFileLock(file, async () => "wrote", { waitMs: 100, onTimeout: "fail" }).catch((e: unknown) => e)
       )
       expect(refused).toBeInstanceOf(LockTimeout)
+      expect((refused as LockTimeout)._tag).toBe("LockTimeout")
       expect((refused as Error).message).toContain(`${file}.lock`)
       expect(yield* Effect.promise(() => withFileLock(file, async () => "wrote", { waitMs: 100 }))).toBe("wrote")
       // Released by its holder, it is taken.

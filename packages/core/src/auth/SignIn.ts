@@ -7,12 +7,7 @@
  * What a person should read ("… needs sign-in", the URL to open) goes to Effect's `Console`
  * error stream (stderr by default); swap the `Console` to show it elsewhere.
  */
-import type {
-  OAuthClientInformationContext,
-  OAuthClientProvider,
-  OAuthDiscoveryState,
-  StoredOAuthClientInformation
-} from "@modelcontextprotocol/client"
+import type { OAuthClientProvider } from "@modelcontextprotocol/client"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -20,10 +15,8 @@ import * as Layer from "effect/Layer"
 import { McpConfig } from "../config/McpConfig.js"
 import type { ResolvedServer } from "../config/ServerConfig.js"
 import { ConnectionPool } from "../pool/ConnectionPool.js"
-import { proxyFetch } from "../internal/transport/Proxy.js"
-import { makeProvider, openInBrowser, remoteConfigOf, signIn } from "../internal/auth/OAuthFlow.js"
-import { grantProvider } from "../internal/auth/Grants.js"
-import { McpctlOAuthProvider } from "../internal/auth/TokenStore.js"
+import { openInBrowser, remoteConfigOf, signIn } from "../internal/auth/OAuthFlow.js"
+import * as internal from "../internal/auth/remoteAuth.js"
 
 /**
  * At most this many browser sign-ins per server in one run (step-up included).
@@ -31,19 +24,11 @@ import { McpctlOAuthProvider } from "../internal/auth/TokenStore.js"
  */
 export const MAX_SIGN_INS = 3
 
-/** Stands in for a client registration while only finding out what a sign-in would ask for. */
-const PROBE_CLIENT_ID = "mcpctl-challenge-probe"
-
 /**
  * What the SDK would have asked the authorization server for, had it been allowed to.
  * @since 0.1.0
  */
-export interface Challenge {
-  readonly scope: string | undefined
-  readonly resourceMetadataUrl: URL | undefined
-  /** The issuer the sign-in would go to: a repeated scope at another one is a move, not a loop. */
-  readonly issuer?: string | undefined
-}
+export type Challenge = internal.Challenge
 
 /**
  * The transport's provider when inline sign-in is allowed. Like the non-interactive provider it
@@ -53,78 +38,32 @@ export interface Challenge {
  * registered on the way: a placeholder client stands in, and nothing of it is stored.
  * @since 0.1.0
  */
-export class ChallengeRecordingProvider extends McpctlOAuthProvider {
-  /** Set when the SDK reached the authorization step. */
-  challenge: Challenge | undefined = undefined
-  private recordedDiscovery: OAuthDiscoveryState | undefined = undefined
-
-  override async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return this.recordedDiscovery
-  }
-
-  override saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.recordedDiscovery = state
-    super.saveDiscoveryState(state)
-  }
-
-  override async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
-    return (await super.clientInformation(ctx)) ?? { client_id: PROBE_CLIENT_ID }
-  }
-
-  /**
-   * SDK v2 stamps the client it is handed with the authorization server's issuer and saves it
-   * back: the placeholder must not become the stored registration the real sign-in then uses.
-   */
-  override async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
-    if (info.client_id === PROBE_CLIENT_ID) return
-    await super.saveClientInformation(info, ctx)
-  }
-
-  override async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
-    if (scope === "all" || scope === "discovery") this.recordedDiscovery = undefined
-    await super.invalidateCredentials(scope)
-  }
-
-  override async redirectToAuthorization(url: URL): Promise<void> {
-    const metadataUrl = this.recordedDiscovery?.resourceMetadataUrl
-    this.challenge = {
-      scope: url.searchParams.get("scope") ?? undefined,
-      resourceMetadataUrl: metadataUrl ? new URL(metadataUrl) : undefined,
-      issuer: this.recordedDiscovery?.authorizationServerMetadata?.issuer ?? this.recordedDiscovery?.authorizationServerUrl
-    }
-    await super.redirectToAuthorization(url)
-  }
-}
+export const ChallengeRecordingProvider: typeof internal.ChallengeRecordingProvider = internal.ChallengeRecordingProvider
+/** @since 0.1.0 */
+export type ChallengeRecordingProvider = internal.ChallengeRecordingProvider
 
 /**
  * The provider of a server whose `oauth.grantType` needs no browser (`client_credentials`,
  * `jwt-bearer`, `cross-app-access`; Grants.ts), or undefined when its settings lack what it needs.
  * @since 0.1.0
  */
-export const clientCredentialsProvider = (server: ResolvedServer): OAuthClientProvider | undefined =>
-  grantProvider(remoteConfigOf(server)?.oauth)
+export const clientCredentialsProvider: (server: ResolvedServer) => OAuthClientProvider | undefined =
+  internal.clientCredentialsProvider
 
 /**
  * Whether a server's OAuth is one of the grant modes without a browser.
  * @since 0.1.0
  */
-export const isMachineGrant = (server: ResolvedServer): boolean => {
-  const grant = remoteConfigOf(server)?.oauth?.grantType
-  return grant !== undefined && grant !== "authorization_code"
-}
+export const isMachineGrant: (server: ResolvedServer) => boolean = internal.isMachineGrant
 
 /**
- * Options of `RemoteAuth.layer`.
+ * Options of `RemoteAuth.layer`: `inline`, whether a server that needs sign-in may get it inline
+ * (then the program retries). With it, providers record each server's challenge for that
+ * sign-in; without it they only use and refresh stored tokens, and a server that needs sign-in
+ * is reported `needs-auth`.
  * @since 0.1.0
  */
-export interface RemoteAuthOptions {
-  /**
-   * Whether a server that needs sign-in may get it inline (then the program retries). With it,
-   * providers record each server's challenge for that sign-in; without it they only use and
-   * refresh stored tokens, and a server that needs sign-in is reported `needs-auth`.
-   */
-  readonly inline: boolean
-}
+export type RemoteAuthOptions = internal.RemoteAuthOptions
 
 /**
  * The per-run OAuth state of a host: providers per remote server, and what they saw.
@@ -149,40 +88,11 @@ export class RemoteAuth extends Context.Tag("@mcpctl/core/RemoteAuth")<
 }
 
 /**
- * Builds the service for one run.
+ * Builds the service for one run (the implementation: `internal/auth/remoteAuth.ts`).
  * @since 0.1.0
  */
-export const make = (options: RemoteAuthOptions) =>
-  Effect.gen(function*() {
-    const { home } = yield* McpConfig
-    const { inline } = options
-    const last = new Map<string, McpctlOAuthProvider>()
-    return RemoteAuth.of({
-      inline,
-      providerFor: (server) => {
-        const remote = remoteConfigOf(server)
-        if (!remote || remote.type === "ws") return undefined
-        if (isMachineGrant(server)) return clientCredentialsProvider(server)
-        const provider = inline
-          ? new ChallengeRecordingProvider({
-            home,
-            serverName: server.name,
-            serverUrl: remote.url,
-            oauth: remote.oauth,
-            clientMetadataUrl: remote.oauth?.clientMetadataUrl,
-            fetchFn: proxyFetch()
-          })
-          : makeProvider(home, server)
-        if (provider) last.set(server.name, provider)
-        return provider
-      },
-      needsSignIn: (server) => last.get(server)?.needsAuth === true,
-      challengeOf: (server) => {
-        const p = last.get(server)
-        return p instanceof ChallengeRecordingProvider ? p.challenge : undefined
-      }
-    })
-  })
+export const make = (options: RemoteAuthOptions): Effect.Effect<RemoteAuth["Type"], never, McpConfig> =>
+  internal.make(options)
 
 /** The server a failure is about, when it carries one. */
 const serverOf = (error: unknown): string | undefined => {

@@ -2,290 +2,104 @@
  * Resources and prompts, beside the tools: listed per server (cached on the connection like tools
  * lists, so a closed connection drops them), read and fetched through the pool's one request path.
  * Also the small protocol features a host needs around them: argument completion and the
- * server's log level.
+ * server's log level. This module is the signatures and docs; the implementation is
+ * `internal/catalog/resources.ts`.
  */
-import type { CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Client } from "@modelcontextprotocol/client"
-import { ProtocolErrorCode } from "@modelcontextprotocol/client"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import type { ResolvedServer } from "../config/ServerConfig.js"
-import { ListKey } from "../internal/pool/ConnectionLists.js"
-import { type Connection, ConnectionPool, request } from "../pool/ConnectionPool.js"
-import { type InputRelay, relayParams } from "../internal/pool/InputRelay.js"
-import { type RequestError } from "../internal/pool/RequestErrors.js"
-import { type ContentItem, type FileContent } from "../content/ContentItem.js"
-import { type OutputWriteError, persistBinary, persistCallContent } from "../internal/content/Persist.js"
-import { type ServerUnavailable, UsageError } from "../Errors.js"
-import { didYouMean } from "../internal/Suggest.js"
-import { collectPages } from "../internal/catalog/Pagination.js"
-import { HostClient } from "../internal/pool/hostClient.js"
+import * as internal from "../internal/catalog/resources.js"
 
 /**
  * A resource with the server that offers it.
  * @since 0.1.0
  */
-export interface ServerResource extends Resource {
-  readonly server: string
-}
+export type ServerResource = internal.ServerResource
 
 /**
  * A resource template with the server that offers it.
  * @since 0.1.0
  */
-export interface ServerResourceTemplate extends ResourceTemplateType {
-  readonly server: string
-}
+export type ServerResourceTemplate = internal.ServerResourceTemplate
 
 /**
  * A prompt with the server that offers it.
  * @since 0.1.0
  */
-export interface ServerPrompt extends Prompt {
-  readonly server: string
-}
-
-
-// One request per page (as ToolRegistry's tools/list): SDK v2's list methods without a cursor
-// walk every page themselves and cache the result, past the bounds of Pagination.ts.
-const params = (cursor: string | undefined) => (cursor ? { cursor } : undefined)
-
-/**
- * A list method the server does not implement (-32601) is an empty list: servers that declare
- * `resources` often implement `resources/list` but not `resources/templates/list` (server-postgres,
- * server-puppeteer), and one missing method must not hide what the other one lists.
- */
-const emptyWhenNotImplemented = <A>(
-  fetch: (c: Connection) => Effect.Effect<Array<A>, RequestError>
-) =>
-(c: Connection): Effect.Effect<Array<A>, RequestError> =>
-  Effect.catchIf(
-    fetch(c),
-    (error) => error._tag === "McpRequestError" && error.fromServer === true && error.code === ProtocolErrorCode.MethodNotFound,
-    () => Effect.succeed([])
-  )
-
-/** Every page of one list method, each page one request (bounded: Pagination.ts). */
-const pagesOf = <T, I>(
-  c: Connection,
-  method: "resources/list" | "resources/templates/list" | "prompts/list",
-  page: (client: Client, params: { cursor: string } | undefined, signal: AbortSignal) => Promise<{ readonly nextCursor?: string | undefined } & T>,
-  items: (page: T) => ReadonlyArray<I>
-) =>
-  collectPages(c.server.name, method, (cursor) =>
-    Effect.map(request(c, method, (client, signal) => page(client, params(cursor), signal)), (r) => ({ items: items(r), nextCursor: r.nextCursor })))
-
-const fetchResources = emptyWhenNotImplemented((c) =>
-  pagesOf(c, "resources/list", (client, params, signal) => client.request({ method: "resources/list", params }, { signal }),
-    (r) => r.resources.map((x) => ({ ...x, server: c.server.name }))))
-
-const fetchTemplates = emptyWhenNotImplemented((c) =>
-  pagesOf(c, "resources/templates/list", (client, params, signal) => client.request({ method: "resources/templates/list", params }, { signal }),
-    (r) => r.resourceTemplates.map((x) => ({ ...x, server: c.server.name }))))
-
-const fetchPrompts = emptyWhenNotImplemented((c) =>
-  pagesOf(c, "prompts/list", (client, params, signal) => client.request({ method: "prompts/list", params }, { signal }),
-    (r) => r.prompts.map((x) => ({ ...x, server: c.server.name }))))
-
-/** The lists on a connection (`connection.lists`): resources/list_changed drops templates too. */
-const resourcesList = new ListKey<ReadonlyArray<ServerResource>>("resources", "resources")
-const templatesList = new ListKey<ReadonlyArray<ServerResourceTemplate>>("templates", "resources")
-const promptsList = new ListKey<ReadonlyArray<ServerPrompt>>("prompts", "prompts")
+export type ServerPrompt = internal.ServerPrompt
 
 /**
  * A server's resources; empty when it does not offer resources.
  * @since 0.1.0
  */
-export const listResources = (server: string) =>
-  Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "resources/list", (c): Effect.Effect<ReadonlyArray<ServerResource>, RequestError> =>
-      c.capabilities?.resources ? c.lists.get(resourcesList, fetchResources(c)) : Effect.succeed([])))
+export const listResources: typeof internal.listResources = internal.listResources
 
 /**
  * A server's resource templates; empty when it does not offer resources.
  * @since 0.1.0
  */
-export const listResourceTemplates = (server: string) =>
-  Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "resources/templates/list", (c): Effect.Effect<ReadonlyArray<ServerResourceTemplate>, RequestError> =>
-      c.capabilities?.resources ? c.lists.get(templatesList, fetchTemplates(c)) : Effect.succeed([])))
+export const listResourceTemplates: typeof internal.listResourceTemplates = internal.listResourceTemplates
 
 /**
  * A server's prompts; empty when it does not offer prompts.
  * @since 0.1.0
  */
-export const listPrompts = (server: string) =>
-  Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "prompts/list", (c): Effect.Effect<ReadonlyArray<ServerPrompt>, RequestError> =>
-      c.capabilities?.prompts ? c.lists.get(promptsList, fetchPrompts(c)) : Effect.succeed([])))
+export const listPrompts: typeof internal.listPrompts = internal.listPrompts
 
 /**
  * Reads one resource.
  * @since 0.1.0
  */
-export const readResource = (server: string, uri: string, relay?: InputRelay) =>
-  Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "resources/read", (c) =>
-      request(c, "resources/read", (client, signal) =>
-        client.readResource({ uri, ...relayParams(c.era, relay) } as { uri: string }, { signal, ...(relay ? { allowInputRequired: true } : {}) }))))
+export const readResource: typeof internal.readResource = internal.readResource
 
 /**
  * Gets one prompt with its arguments filled in, unchecked (see {@link getPromptChecked}). With a
  * gateway's `relay`, a server's `input_required` answer is the result (pool/InputRelay.ts).
  * @since 0.1.0
  */
-export const getPrompt = (server: string, name: string, args: Record<string, string>, relay?: InputRelay) =>
-  Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "prompts/get", (c) =>
-      request(c, "prompts/get", (client, signal) =>
-        client.getPrompt({ name, arguments: args, ...relayParams(c.era, relay) } as { name: string; arguments: Record<string, string> }, {
-          signal,
-          ...(relay ? { allowInputRequired: true } : {})
-        }))))
-
-// ---------------------------------------------------------------------------------------------
-// Across servers
-// ---------------------------------------------------------------------------------------------
+export const getPrompt: typeof internal.getPrompt = internal.getPrompt
 
 /**
  * A server that could not be listed: one entry per server, so one bad server never hides the rest.
  * @since 0.1.0
  */
-export interface ListFailure {
-  readonly server: string
-  readonly status: string
-  readonly message: string
-}
-
-const failureOf = (server: string, error: ServerUnavailable | RequestError): ListFailure => ({
-  server,
-  status: error._tag === "ServerUnavailable" ? error.status : "failed",
-  message: error.message
-})
-
-/** The enabled servers, or the ones named. */
-const serverNames = (servers: ReadonlyArray<string> | undefined) =>
-  Effect.map(ConnectionPool, (pool) => servers ?? pool.servers.filter((s) => !s.config.disabled).map((s) => s.name))
-
-/** Runs one list per server concurrently; failures are collected, not raised. */
-const gather = <A, E extends ServerUnavailable | RequestError, R>(
-  servers: ReadonlyArray<string> | undefined,
-  one: (server: string) => Effect.Effect<ReadonlyArray<A>, E, R>
-) =>
-  Effect.gen(function*() {
-    const names = yield* serverNames(servers)
-    const results = yield* Effect.forEach(names, (name) => Effect.either(one(name)), { concurrency: "unbounded" })
-    const items: Array<A> = []
-    const errors: Array<ListFailure> = []
-    results.forEach((r, i) => {
-      if (Either.isRight(r)) items.push(...r.right)
-      else errors.push(failureOf(names[i]!, r.left))
-    })
-    return { items, errors }
-  })
+export type ListFailure = internal.ListFailure
 
 /**
  * Resources and templates of many servers (default: all enabled) for `mcpctl resources`; a server
  * that fails is reported in `errors` once, even though both lists were asked of it.
  * @since 0.1.0
  */
-export const listAllResources = (servers?: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const both = (server: string) =>
-      Effect.zip(listResources(server), listResourceTemplates(server), { concurrent: true }).pipe(
-        Effect.map(([resources, templates]) => [{ resources, templates }])
-      )
-    const { errors, items } = yield* gather(servers, both)
-    return {
-      resources: items.flatMap((x) => x.resources),
-      templates: items.flatMap((x) => x.templates),
-      errors
-    }
-  })
+export const listAllResources: typeof internal.listAllResources = internal.listAllResources
 
 /**
  * Resources grouped by server name, the shape of the `mcp_resources` dictionary an agent host
  * hands to a model; servers that fail are left out (use {@link listAllResources} for why).
  * @since 0.1.0
  */
-export const resourcesByServer = (servers?: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const names = yield* serverNames(servers)
-    const results = yield* Effect.forEach(names, (name) => Effect.either(listResources(name)), {
-      concurrency: "unbounded"
-    })
-    const out: Record<string, Array<ServerResource>> = {}
-    results.forEach((r, i) => {
-      if (Either.isRight(r)) out[names[i]!] = [...r.right]
-    })
-    return out
-  })
+export const resourcesByServer: typeof internal.resourcesByServer = internal.resourcesByServer
 
 /**
  * Prompts of many servers (default: all enabled), with one error entry per unusable server.
  * @since 0.1.0
  */
-export const listAllPrompts = (servers?: ReadonlyArray<string>) =>
-  Effect.map(gather(servers, listPrompts), ({ errors, items }) => ({ prompts: items, errors }))
-
-// ---------------------------------------------------------------------------------------------
-// Reading with binaries as files
-// ---------------------------------------------------------------------------------------------
+export const listAllPrompts: typeof internal.listAllPrompts = internal.listAllPrompts
 
 /**
  * One content of a read: text stays inline, a blob becomes a file descriptor.
  * @since 0.1.0
  */
-export type ReadContent =
-  | { readonly uri: string; readonly mimeType?: string | undefined; readonly text: string }
-  | (FileContent & { readonly uri: string })
+export type ReadContent = internal.ReadContent
 
 /**
  * A read result safe to print: no base64 anywhere.
  * @since 0.1.0
  */
-export interface ReadResult {
-  readonly server: string
-  readonly uri: string
-  readonly contents: ReadonlyArray<ReadContent>
-  readonly files: ReadonlyArray<FileContent>
-}
+export type ReadResult = internal.ReadResult
 
 /**
  * Reads a resource and writes each blob under `dir` (content-addressed, like call output), because
  * a terminal or a model can do nothing with base64 but a path is useful to both.
  * @since 0.1.0
  */
-export const readResourceToFiles = Effect.fn("Resources.readResourceToFiles")(function*(
-  server: string,
-  uri: string,
-  dir: string
-) {
-  const result: ReadResourceResult = yield* readResource(server, uri)
-  const contents = yield* Effect.forEach(result.contents, (c): Effect.Effect<ReadContent, OutputWriteError> => {
-    if ("blob" in c && typeof c.blob === "string") {
-      const mimeType = c.mimeType ?? "application/octet-stream"
-      return Effect.map(persistBinary(dir, c.blob, mimeType), (file) => ({
-        type: "file" as const,
-        ...file,
-        originalType: "resource" as const,
-        uri: c.uri
-      }))
-    }
-    return Effect.succeed({ uri: c.uri, mimeType: c.mimeType, text: "text" in c ? String(c.text) : "" })
-  })
-  const files = contents.filter((c): c is FileContent & { uri: string } => "type" in c && c.type === "file")
-  return { server, uri, contents, files } satisfies ReadResult
-})
-
-// ---------------------------------------------------------------------------------------------
-// Prompts with checked arguments
-// ---------------------------------------------------------------------------------------------
-
-const describeArgs = (prompt: Prompt): string => {
-  const args = prompt.arguments ?? []
-  if (args.length === 0) return `${prompt.name} takes no arguments`
-  return `${prompt.name} takes: ${args.map((a) => `${a.name}${a.required ? " (required)" : ""}`).join(", ")}`
-}
+export const readResourceToFiles: typeof internal.readResourceToFiles = internal.readResourceToFiles
 
 /**
  * Checks `args` against the prompt's declared arguments before asking the server, because servers
@@ -293,119 +107,44 @@ const describeArgs = (prompt: Prompt): string => {
  * Pure; the error names the offending key and lists the declared ones.
  * @since 0.1.0
  */
-export const checkPromptArguments = (
-  prompt: Prompt,
-  args: Record<string, string>
-): Either.Either<Record<string, string>, UsageError> => {
-  const declared = prompt.arguments ?? []
-  const known = new Set(declared.map((a) => a.name))
-  const unknown = Object.keys(args).filter((k) => !known.has(k))
-  if (unknown.length > 0) {
-    return Either.left(
-      new UsageError({
-        message: `Prompt ${prompt.name} has no argument${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; ${describeArgs(prompt)}.`
-      })
-    )
-  }
-  const missing = declared.filter((a) => a.required && args[a.name] === undefined).map((a) => a.name)
-  if (missing.length > 0) {
-    return Either.left(
-      new UsageError({
-        message: `Prompt ${prompt.name} needs ${missing.map((m) => `${m}=…`).join(" ")} (missing required argument${
-          missing.length > 1 ? "s" : ""
-        } ${missing.join(", ")}); ${describeArgs(prompt)}.`
-      })
-    )
-  }
-  return Either.right(args)
-}
+export const checkPromptArguments: typeof internal.checkPromptArguments = internal.checkPromptArguments
 
 /**
  * Parses `key=value` pairs as prompt arguments (prompt arguments are always strings).
  * @since 0.1.0
  */
-export const parsePromptPairs = (pairs: ReadonlyArray<string>): Either.Either<Record<string, string>, UsageError> => {
-  const out: Record<string, string> = {}
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=")
-    if (eq <= 0) return Either.left(new UsageError({ message: `"${pair}" is not key=value. Example: city=Paris` }))
-    out[pair.slice(0, eq)] = pair.slice(eq + 1)
-  }
-  return Either.right(out)
-}
+export const parsePromptPairs: typeof internal.parsePromptPairs = internal.parsePromptPairs
 
 /**
  * Finds a prompt by name on a server; an unknown name lists the server's prompts.
  * @since 0.1.0
  */
-export const findPrompt = (server: string, name: string) =>
-  Effect.flatMap(listPrompts(server), (prompts) => {
-    const prompt = prompts.find((p) => p.name === name)
-    return prompt
-      ? Effect.succeed(prompt)
-      : Effect.fail(
-        new UsageError({
-          message: `Server "${server}" has no prompt ${name}.${didYouMean(name, prompts.map((p) => p.name))} Its prompts: ${
-            prompts.map((p) => p.name).join(", ") || "none"
-          }. Run \`mcpctl prompts ${server}\`.`
-        })
-      )
-  })
+export const findPrompt: typeof internal.findPrompt = internal.findPrompt
 
 /**
  * Gets a prompt after checking the arguments against its declaration (see {@link checkPromptArguments}).
  * @since 0.1.0
  */
-export const getPromptChecked = Effect.fn("Resources.getPromptChecked")(function*(
-  server: string,
-  name: string,
-  args: Record<string, string>
-) {
-  const prompt = yield* findPrompt(server, name)
-  const checked = yield* checkPromptArguments(prompt, args)
-  const result: GetPromptResult = yield* getPrompt(server, name, checked)
-  return { prompt, result }
-})
+export const getPromptChecked: typeof internal.getPromptChecked = internal.getPromptChecked
 
 /**
  * One prompt message with binaries as files.
  * @since 0.1.0
  */
-export interface PromptMessage {
-  readonly role: "user" | "assistant"
-  readonly content: ContentItem
-}
+export type PromptMessage = internal.PromptMessage
 
 /**
  * Writes images, audio and blob resources of prompt messages under `dir`, as `call` does for tool
  * results, so a prompt can be printed or handed on without base64.
  * @since 0.1.0
  */
-export const persistPromptMessages = Effect.fn("Resources.persistPromptMessages")(function*(
-  result: GetPromptResult,
-  dir: string
-) {
-  const messages: Array<PromptMessage> = []
-  const files: Array<FileContent> = []
-  for (const message of result.messages) {
-    const persisted = yield* persistCallContent({ content: [message.content as ContentItem] }, dir)
-    messages.push({ role: message.role, content: persisted.content[0]! })
-    files.push(...persisted.files)
-  }
-  return { messages, files }
-})
-
-// ---------------------------------------------------------------------------------------------
-// Completion and logging
-// ---------------------------------------------------------------------------------------------
+export const persistPromptMessages: typeof internal.persistPromptMessages = internal.persistPromptMessages
 
 /**
  * What to complete: a prompt's argument, or a resource template's variable.
  * @since 0.1.0
  */
-export type CompletionRef =
-  | { readonly type: "ref/prompt"; readonly name: string }
-  | { readonly type: "ref/resource"; readonly uri: string }
+export type CompletionRef = internal.CompletionRef
 
 /**
  * Asks a server for completions of one argument (`completion/complete`), so a host can offer
@@ -414,46 +153,20 @@ export type CompletionRef =
  * answers with no values instead of an error.
  * @since 0.1.0
  */
-export const complete = (
-  server: string,
-  ref: CompletionRef,
-  argument: { readonly name: string; readonly value: string },
-  context?: Record<string, string>
-): Effect.Effect<CompleteResult["completion"], ServerUnavailable | RequestError, ConnectionPool> =>
-  Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "completion/complete", (c) =>
-      !c.capabilities?.completions ? Effect.succeed({ values: [] }) : request(c, "completion/complete", async (client, signal) => {
-        const r = await client.complete(
-          { ref: { ...ref }, argument: { ...argument }, ...(context ? { context: { arguments: context } } : {}) },
-          { signal }
-        )
-        return r.completion
-      })))
+export const complete: typeof internal.complete = internal.complete
 
 /**
  * The MCP log levels, least severe first (syslog order, as the spec defines them).
  * @since 0.1.0
  */
-export const logLevels: ReadonlyArray<LoggingLevel> = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency"
-]
+export const logLevels: typeof internal.logLevels = internal.logLevels
 
 /**
  * True when a message at `level` should be shown at the chosen `threshold`. Filtering on the client
  * too, because servers without `logging/setLevel` send whatever they like.
  * @since 0.1.0
  */
-export const levelAtLeast = (level: string, threshold: LoggingLevel): boolean => {
-  const i = logLevels.indexOf(level as LoggingLevel)
-  return (i < 0 ? logLevels.indexOf("info") : i) >= logLevels.indexOf(threshold)
-}
+export const levelAtLeast: typeof internal.levelAtLeast = internal.levelAtLeast
 
 /**
  * Tells a server which log level to send (`logging/setLevel`), once per connection; a server
@@ -461,42 +174,19 @@ export const levelAtLeast = (level: string, threshold: LoggingLevel): boolean =>
  * 2026-07-28 connection has no `logging/setLevel`: its requests name the level from now on.
  * @since 0.1.0
  */
-export const setLogLevel = (server: string, level: LoggingLevel) =>
-  Effect.flatMap(ConnectionPool, (pool) =>
-    pool.run(server, "logging/setLevel", (c): Effect.Effect<boolean, RequestError> => {
-      if (!c.capabilities?.logging) return Effect.succeed(false)
-      if (c.era === "modern") {
-        if (!(c.client instanceof HostClient)) return Effect.succeed(false)
-        c.client.requestLogLevel = level
-        return Effect.succeed(true)
-      }
-      return Effect.as(
-        c.lists.get(logLevelSet[level], request(c, "logging/setLevel", (client, signal) => client.setLoggingLevel(level, { signal }))),
-        true
-      )
-    }))
-
-/** "`logging/setLevel` was sent with this level" on a connection, per level. */
-const logLevelSet = Object.fromEntries(
-  logLevels.map((level) => [level, new ListKey<unknown>(`logLevel:${level}`, undefined)])
-) as Record<LoggingLevel, ListKey<unknown>>
+export const setLogLevel: typeof internal.setLogLevel = internal.setLogLevel
 
 /**
  * The MCP log level names.
  * @since 0.1.0
  */
-export type LogLevel = LoggingLevel
+export type LogLevel = internal.LogLevel
 
 /**
  * One server log message (`notifications/message`) with the server that sent it.
  * @since 0.1.0
  */
-export interface ServerLog {
-  readonly server: string
-  readonly level: LoggingLevel
-  readonly logger: string | undefined
-  readonly data: unknown
-}
+export type ServerLog = internal.ServerLog
 
 /**
  * A `configureClient` hook for `ConnectionPool.layerWith` that hands every server log message at
@@ -504,16 +194,4 @@ export interface ServerLog {
  * go (the CLI: stderr, so `--json` stdout stays clean).
  * @since 0.1.0
  */
-export const forwardServerLogs =
-  (threshold: LoggingLevel, write: (log: ServerLog) => void) => (client: Client, server: ResolvedServer): void => {
-    // The pool's client takes server logs off the SDK's schema dispatch: a flood below the
-    // threshold costs a level comparison per message (hostClient.ts).
-    if (client instanceof HostClient) {
-      return client.setServerLogHandler(threshold, (p) => write({ server: server.name, level: p.level, logger: p.logger, data: p.data }))
-    }
-    client.setNotificationHandler("notifications/message", (n) => {
-      if (levelAtLeast(n.params.level, threshold)) {
-        write({ server: server.name, level: n.params.level, logger: n.params.logger, data: n.params.data })
-      }
-    })
-  }
+export const forwardServerLogs: typeof internal.forwardServerLogs = internal.forwardServerLogs

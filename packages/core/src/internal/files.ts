@@ -2,6 +2,7 @@
  * Files that other runs and other processes read: written atomically (temp file, fsync, rename)
  * and serialized by a lock file. The one writer for tokens, caches and settings edits.
  */
+import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import * as fsSync from "node:fs"
 import * as fs from "node:fs/promises"
@@ -58,12 +59,14 @@ export const writeFileAtomic = async (file: string, data: string | Uint8Array, o
 // ---------------------------------------------------------------------------------------------
 
 /** A directory mcpctl keeps secrets or outputs in turned out to be a symbolic link (or no directory). */
-export class UnsafeDirectory extends Error {
-  constructor(readonly dir: string, why: string) {
-    super(
-      `${dir} ${why}; mcpctl follows no links inside $MCPCTL_HOME for tokens and outputs (a link could point ` +
-        `its writes and chmods at another file). Remove it and run again.`
-    )
+export class UnsafeDirectory extends Schema.TaggedError<UnsafeDirectory>()("UnsafeDirectory", {
+  dir: Schema.String,
+  /** What it is instead: "is a symbolic link", "is not a directory". */
+  why: Schema.String
+}) {
+  override get message(): string {
+    return `${this.dir} ${this.why}; mcpctl follows no links inside $MCPCTL_HOME for tokens and outputs (a link could ` +
+      `point its writes and chmods at another file). Remove it and run again.`
   }
 }
 
@@ -74,8 +77,8 @@ export const realDir = async (dir: string): Promise<string> => {
     if (e.code !== "EEXIST") throw e
   })
   const stat = await fs.lstat(dir)
-  if (stat.isSymbolicLink()) throw new UnsafeDirectory(dir, "is a symbolic link")
-  if (!stat.isDirectory()) throw new UnsafeDirectory(dir, "is not a directory")
+  if (stat.isSymbolicLink()) throw new UnsafeDirectory({ dir, why: "is a symbolic link" })
+  if (!stat.isDirectory()) throw new UnsafeDirectory({ dir, why: "is not a directory" })
   return dir
 }
 
@@ -121,10 +124,12 @@ export interface LockOptions {
 }
 
 /** Another process held the lock of `file` for longer than the wait. */
-export class LockTimeout extends Error {
-  override readonly name = "LockTimeout"
-  constructor(readonly file: string, readonly waitMs: number) {
-    super(`${file} is locked by another process (${file}.lock, held over ${waitMs} ms)`)
+export class LockTimeout extends Schema.TaggedError<LockTimeout>()("LockTimeout", {
+  file: Schema.String,
+  waitMs: Schema.Number
+}) {
+  override get message(): string {
+    return `${this.file} is locked by another process (${this.file}.lock, held over ${this.waitMs} ms)`
   }
 }
 
@@ -173,7 +178,7 @@ export const withFileLock = async <A>(file: string, f: () => Promise<A>, options
     owned = state === "held"
     // A lock that cannot be created (read-only directory) is no reason to refuse: the write
     // itself then fails with the real error.
-    if (state === "busy" && options.onTimeout === "fail") throw new LockTimeout(file, options.waitMs ?? LOCK_WAIT_MS)
+    if (state === "busy" && options.onTimeout === "fail") throw new LockTimeout({ file, waitMs: options.waitMs ?? LOCK_WAIT_MS })
     return await f()
   } finally {
     if (owned) await fs.rm(lock, { force: true }).catch(() => undefined)
@@ -187,12 +192,23 @@ export const withFileLock = async <A>(file: string, f: () => Promise<A>, options
 // ---------------------------------------------------------------------------------------------
 
 /** Why {@link readRegularFile} refused a path that exists. */
-export class NotRegularFileError extends Error {
-  override readonly name = "NotRegularFileError"
-  constructor(readonly file: string, readonly kind: string, readonly size?: number) {
-    super(size === undefined ? `${file} is a ${kind}, not a regular file` : `${file} is ${size} bytes, more than a settings file can be`)
+export class NotRegularFileError extends Schema.TaggedError<NotRegularFileError>()("NotRegularFileError", {
+  file: Schema.String,
+  /** What the path is: "FIFO (named pipe)", "directory", …; "file" when it is only too big. */
+  kind: Schema.String,
+  /** Its size, when that is the refusal. */
+  size: Schema.optional(Schema.Number)
+}) {
+  override get message(): string {
+    return this.size === undefined
+      ? `${this.file} is a ${this.kind}, not a regular file`
+      : `${this.file} is ${this.size} bytes, more than a settings file can be`
   }
 }
+
+/** A refusal of {@link readRegularFile}, by tag (what a Node error never carries). */
+export const isNotRegularFile = (e: unknown): e is NotRegularFileError =>
+  typeof e === "object" && e !== null && (e as { readonly _tag?: unknown })._tag === "NotRegularFileError"
 
 const kindOf = (stat: fsSync.Stats): string =>
   stat.isFIFO()
@@ -217,8 +233,8 @@ export const readRegularFile = async (file: string, maxBytes: number): Promise<s
   const handle = await fs.open(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NONBLOCK)
   try {
     const stat = await handle.stat()
-    if (!stat.isFile()) throw new NotRegularFileError(file, kindOf(stat))
-    if (stat.size > maxBytes) throw new NotRegularFileError(file, "file", stat.size)
+    if (!stat.isFile()) throw new NotRegularFileError({ file, kind: kindOf(stat) })
+    if (stat.size > maxBytes) throw new NotRegularFileError({ file, kind: "file", size: stat.size })
     return await handle.readFile("utf8")
   } finally {
     await handle.close()
@@ -230,8 +246,8 @@ export const readRegularFileSync = (file: string, maxBytes: number): string => {
   const fd = fsSync.openSync(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NONBLOCK)
   try {
     const stat = fsSync.fstatSync(fd)
-    if (!stat.isFile()) throw new NotRegularFileError(file, kindOf(stat))
-    if (stat.size > maxBytes) throw new NotRegularFileError(file, "file", stat.size)
+    if (!stat.isFile()) throw new NotRegularFileError({ file, kind: kindOf(stat) })
+    if (stat.size > maxBytes) throw new NotRegularFileError({ file, kind: "file", size: stat.size })
     return fsSync.readFileSync(fd, "utf8")
   } finally {
     fsSync.closeSync(fd)

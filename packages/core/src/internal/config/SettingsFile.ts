@@ -9,14 +9,14 @@ import { applyEdits, modify, printParseErrorCode, type ParseError } from "jsonc-
 import { parseJsoncSafe } from "../SafeJson.js"
 import type { ServerConfig } from "../../config/ServerConfig.js"
 import { ConfigError } from "../../Errors.js"
-import { NotRegularFileError, readRegularFile, writeFileAtomic } from "../files.js"
+import { isNotRegularFile, readRegularFile, writeFileAtomic } from "../files.js"
 import { lockFile } from "../JsonStore.js"
 
 const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" }
 
 const fail = (file: string, what: string) => (e: unknown) =>
   new ConfigError({
-    message: e instanceof NotRegularFileError
+    message: isNotRegularFile(e)
       ? `${file}: cannot ${what}: ${e.message}.`
       : `${file}: cannot ${what} (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
     file,

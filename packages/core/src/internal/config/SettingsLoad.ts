@@ -35,7 +35,7 @@ import { cutServerName } from "../Naming.js"
 import { contributes, isTrusted, projectHash, readTrust, recordTrust, trustedByEnv, untrustedWarning } from "./ProjectTrust.js"
 import { ruleWarnings, suggestKey } from "./RuleCheck.js"
 import { ConfigError } from "../../Errors.js"
-import { NotRegularFileError, readRegularFile, readRegularFileSync } from "../files.js"
+import { isNotRegularFile, readRegularFile, readRegularFileSync } from "../files.js"
 import { formatTitle, type HostContext, type HostSettings, readHostSettings } from "./HostFormats.js"
 import * as SettingsNames from "./SettingsNames.js"
 
@@ -449,7 +449,7 @@ const readSettings = (file: string, required: boolean) =>
           }
         ),
       catch: (e) => new ConfigError({
-        message: e instanceof NotRegularFileError
+        message: isNotRegularFile(e)
           ? `${file}: cannot read settings: ${e.message}. Settings must be a regular JSON file; ` +
             (required ? "check the --config path." : "remove or replace it.")
           : `${file}: cannot read settings file (${(e as NodeJS.ErrnoException).code ?? String(e)}).` +

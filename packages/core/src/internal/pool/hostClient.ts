@@ -48,6 +48,11 @@ const logRoutes = new WeakMap<Client, LogRoute>()
 
 type AnyRequest = { method: string; params?: Record<string, unknown> }
 
+/** The SDK Protocol's private map of the progress callbacks of requests not yet answered, by id. */
+interface ProgressHandlers {
+  readonly _progressHandlers: Map<number, unknown>
+}
+
 /** The tasks extension's identifier, under `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 
@@ -147,8 +152,37 @@ export class HostClient extends Client {
     return (super._requestWithSchema as (...args: Array<any>) => Promise<any>)(...args)
   }
 
+  /**
+   * Answers held back one microtask (see `_onresponse`), by request id: delivered at once if the
+   * connection closes first, so an answer is never lost to the wait.
+   */
+  private heldAnswers: Map<number, JSONRPCResponse> | undefined
+
   protected override _onresponse(response: JSONRPCResponse): void {
-    super._onresponse(liftTaskResult(response))
+    const lifted = liftTaskResult(response)
+    const id = Number(response.id)
+    // The SDK forgets a call's progress handler when it reads the answer, but hands progress to
+    // that handler a microtask after reading it: progress read in the same chunk as the answer was
+    // dropped. Such an answer waits one microtask, so the progress queued before it runs first
+    // (microtasks run in order). Calls without progress keep the direct path.
+    if (!(this as unknown as ProgressHandlers)._progressHandlers.has(id)) return super._onresponse(lifted)
+    const held = this.heldAnswers ??= new Map()
+    held.set(id, lifted)
+    queueMicrotask(() => {
+      if (held.get(id) !== lifted) return
+      held.delete(id)
+      super._onresponse(lifted)
+    })
+  }
+
+  protected override _onclose(): void {
+    const held = this.heldAnswers
+    if (held !== undefined && held.size > 0) {
+      const answers = [...held.values()]
+      held.clear()
+      for (const answer of answers) super._onresponse(answer)
+    }
+    super._onclose()
   }
 
   override setNotificationHandler(method: string, ...rest: Array<unknown>): void {
