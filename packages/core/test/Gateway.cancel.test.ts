@@ -12,6 +12,7 @@ import { Server } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as http from "node:http"
 
 /** `hold` runs until it is cancelled; `cancelled` resolves when it was. */
 const fixture = (seen: { started: () => void; cancelled: () => void }) => (): Server => {
@@ -46,8 +47,8 @@ const replica = (peers: Array<string>, seen: { started: () => void; cancelled: (
     (context) => Context.get(context, Gateway)
   )
 
-const post = (url: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal) =>
-  fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal })
+const post = (url: string, headers: Record<string, string>, body: unknown) =>
+  fetch(url, { method: "POST", headers, body: JSON.stringify(body) })
 
 describe("a 2025-era cancel that lands on the other replica", () => {
   it.scopedLive("is passed on to the peers, and the replica running the call cancels it upstream", () =>
@@ -73,11 +74,14 @@ describe("a 2025-era cancel that lands on the other replica", () => {
         }))
       const session = { ...legacy, "mcp-session-id": opened.headers.get("mcp-session-id")! }
       yield* Effect.promise(() => opened.text())
-      // The call runs on one; the client hangs up on it at the end (it is never answered).
-      const hangUp = new AbortController()
-      yield* Effect.addFinalizer(() => Effect.sync(() => hangUp.abort()))
-      void post(one.address, session, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "mcp__a__hold", arguments: {} } }, hangUp.signal)
-        .catch(() => undefined)
+      // The call runs on one; the client hangs up on it at the end (it is never answered). Sent
+      // with node:http, which has no timeout of its own (fetch hangs up after 300 s, and a
+      // hang-up cancels the call too: that must not pass for the relay).
+      const u = new URL(one.address)
+      const call = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: session, agent: false })
+      call.on("error", () => undefined)
+      call.end(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "mcp__a__hold", arguments: {} } }))
+      yield* Effect.addFinalizer(() => Effect.sync(() => call.destroy()))
       yield* Effect.promise(() => running)
       // Its cancel reaches two, which runs nothing of the session.
       const answered = yield* Effect.promise(() =>
