@@ -36,6 +36,10 @@ const allowedHost = Options.text("allowed-host").pipe(
   Options.repeated,
   Options.withDescription("A Host (and Origin) name a proxy in front presents, e.g. mcp.example.com (repeatable); loopback names are always answered")
 )
+const peer = Options.text("peer").pipe(
+  Options.repeated,
+  Options.withDescription("Another replica behind the same balancer, HOST:PORT (repeatable; a name counts for each address it resolves to): a 2025-era cancel for a call not running here is passed on to it")
+)
 const drainTimeout = Options.integer("drain-timeout").pipe(
   Options.withSchema(Schema.Int.pipe(Schema.between(0, 3600, { message: () => "--drain-timeout takes seconds from 0 to 3600" }))),
   Options.withDefault(10),
@@ -88,7 +92,7 @@ const names = Options.choice("names", ["mcpctl", "upstream"]).pipe(
   Options.withDescription("upstream: with one server, serve its tools and prompts under their own names (default mcpctl: mcp__<server>__<tool>)")
 )
 
-export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, protocol: Flags.protocol, http, socket, tokenFile, toolSearch, allowedHost, drainTimeout, names, metrics }, (flags) =>
+export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, protocol: Flags.protocol, http, socket, tokenFile, toolSearch, allowedHost, peer, drainTimeout, names, metrics }, (flags) =>
   runOnHost(
     "serve",
     // No prompts: with stdio, stdin is the MCP stream; asks are decided by --yes or refused.
@@ -125,6 +129,7 @@ export const serve = Command.make("serve", { ...Flags.global, yes: Flags.yes, pr
           port,
           host: listen?.host,
           allowedHosts: flags.allowedHost,
+          peers: flags.peer,
           drainTimeoutMs: flags.drainTimeout * 1000,
           ready: () => ready,
           socket: path === undefined ? undefined : Path.resolve(path),

@@ -19,6 +19,7 @@ import {
   setLogLevel
 } from "../../catalog/Resources.js"
 import { type McpctlError } from "../../Errors.js"
+import { listenUpstream } from "./UpstreamListen.js"
 import { indexPrompts, indexResources, promptName, type PromptNaming, unreadableMessage } from "./GatewayCatalog.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -157,10 +158,10 @@ export const subscribeRouted = (uri: string, denied: (server: string) => boolean
     const method = subscribe ? "resources/subscribe" : "resources/unsubscribe"
     yield* pool.run(owner, method, (c) =>
       request(c, method, async (client, signal) => {
-        // A 2026-07-28 server has no resources/subscribe (its updates come on the connection's
-        // subscriptions/listen stream): acknowledged when it offers subscriptions at all.
+        // A 2026-07-28 server has no resources/subscribe: its updates come on a
+        // subscriptions/listen stream naming the URI, held while anyone is subscribed.
         if (c.era === "modern") {
-          if (c.capabilities?.resources?.subscribe) return {}
+          if (c.capabilities?.resources?.subscribe) return listenUpstream(client, uri, subscribe)
           throw protocolError(JsonRpc.MethodNotFound, `Server ${owner} offers no resource subscriptions`)
         }
         return subscribe ? client.subscribeResource({ uri }, { signal }) : client.unsubscribeResource({ uri }, { signal })

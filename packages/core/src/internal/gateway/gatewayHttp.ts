@@ -56,6 +56,7 @@ import {
   makeDrain,
   stopAccepting
 } from "./httpListener.js"
+import { RELAYED_HEADER, relayCancel } from "./cancelRelay.js"
 import { answersPlainly, asksForLogs, asksMidCall, cancelledRequest } from "./plainAnswer.js"
 import { isSessionId, newSessionId } from "./sessionId.js"
 
@@ -70,6 +71,11 @@ export interface HttpServeOptions {
   readonly host?: string | undefined
   /** Host (and Origin) names a proxy presents, beyond loopback names (`--allowed-host`). */
   readonly allowedHosts?: ReadonlyArray<string> | undefined
+  /**
+   * The other replicas, `HOST:PORT` (`--peer`; a name counts for every address it resolves to),
+   * read at each use: a 2025-era cancel for a request not running here goes to them (cancelRelay.ts).
+   */
+  readonly peers?: ReadonlyArray<string> | undefined
   /** Header/request/keep-alive timeouts and the connection cap (httpListener.ts). */
   readonly limits?: ListenerLimits | undefined
   /** On shutdown, calls in flight get this long to finish (default 10 s). */
@@ -122,8 +128,6 @@ interface Session {
   active: number
   /** Answered on the session's own streams only (plainAnswer.ts): its client can be asked mid-call, or asked for logs. */
   streams: boolean
-  /** Its requests in flight on servers of their own, by request id (a `notifications/cancelled` goes there). */
-  readonly oneOff: Map<string | number, NodeStreamableHTTPServerTransport>
 }
 
 const jsonError = (
@@ -177,7 +181,7 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       const server = yield* makeServer.pipe(Scope.extend(scope))
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => newSessionId(secret),
-        onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0, streams, oneOff: new Map() }),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: now(), active: 0, streams }),
         maxRequestBodySize: maxBody
       } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
       transport.onclose = () => {
@@ -247,24 +251,28 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
       } as ConstructorParameters<typeof NodeStreamableHTTPServerTransport>[0])
       await server.connect(transport)
       const requestId = (body as { id?: string | number }).id
+      if (requestId !== undefined) oneOffs.set(oneOffKey(id, requestId), transport)
       if (session && requestId !== undefined) {
         session.active++
         session.lastSeen = now()
-        session.oneOff.set(requestId, transport)
       }
       // A dropped response (the client or the balancer hung up, answer sent or not) closes the
       // transport, which aborts the calls it carried.
       res.once("close", () => {
+        if (requestId !== undefined && oneOffs.get(oneOffKey(id, requestId)) === transport) oneOffs.delete(oneOffKey(id, requestId))
         if (session && requestId !== undefined) {
           session.active--
           session.lastSeen = now()
-          session.oneOff.delete(requestId)
         }
         void transport.close().catch(() => undefined).then(() => server.close()).catch(() => undefined)
       })
       res.setHeader("mcp-session-id", id)
       return transport.handleRequest(req, res, body)
     }
+
+    /** Requests running on servers of their own, of any session (held here or not), by session and request id. */
+    const oneOffs = new Map<string, NodeStreamableHTTPServerTransport>()
+    const oneOffKey = (session: string, request: string | number) => `${session} ${typeof request} ${request}`
 
     /**
      * Sessions ended by a DELETE that reached this replica: a later request naming one gets 404,
@@ -360,16 +368,25 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
         return serveModern(req, res, body)
       }
       const existing = typeof id === "string" ? sessions.get(id) : undefined
-      if (existing) {
-        if (req.method === "DELETE") terminate(id as string)
-        if (asksForLogs(body)) existing.streams = true
-        // The client cancels a request it sent: it runs on a server of its own.
-        const cancelled = cancelledRequest(body)
-        const runsOn = cancelled === undefined ? undefined : existing.oneOff.get(cancelled)
+      // The client cancels a request it sent: where it runs on a server of its own here, it is
+      // cancelled there; else it may run on another replica, which hears of it (cancelRelay.ts).
+      const cancelled = typeof id === "string" ? cancelledRequest(body) : undefined
+      if (cancelled !== undefined) {
+        const runsOn = oneOffs.get(oneOffKey(id as string, cancelled))
         if (runsOn !== undefined) {
           runsOn.onmessage?.(body as Parameters<NonNullable<typeof runsOn.onmessage>>[0])
           return void res.writeHead(202).end()
         }
+        if (req.headers[RELAYED_HEADER] === undefined && (options.peers?.length ?? 0) > 0) {
+          const protocolVersion = req.headers["mcp-protocol-version"]
+          void relayCancel(options.peers!, body, { token, session: id as string, protocolVersion: typeof protocolVersion === "string" ? protocolVersion : undefined })
+        }
+        // Nothing of a session held elsewhere runs here.
+        if (!existing && isSessionId(id as string, secret)) return void res.writeHead(202).end()
+      }
+      if (existing) {
+        if (req.method === "DELETE") terminate(id as string)
+        if (asksForLogs(body)) existing.streams = true
         if (req.method === "POST" && !existing.streams && answersPlainly(body)) return serveOneRequest(req, res, body, id as string, existing)
         track(existing, res, requestIds(body))
         return existing.transport.handleRequest(req, res, body)
