@@ -343,6 +343,25 @@ const shutdownMany = async (count, busy, runs) => {
       const { child, exited } = side === "mcpctl"
         ? await startLong(node, [cli, "servers", "--json", "--config", set.settings], env, ready)
         : await startLong(node, [join(bench, "raw/shutdown-many.mjs"), String(count), node, hostile, "--stubborn", "--pid-file", join(build, `many-${side}-raw-{i}.pids`)], {}, (out) => out.includes("ready"))
+      // Both sides idle before the signal: the raw side said "ready" once every server was
+      // connected; mcpctl's servers are up once their pid files exist, but its handshakes may
+      // still run. Its CPU time standing still for 250 ms (5 samples) says they are done, so the
+      // row measures the shutdown, not the tail of connecting.
+      const cpuTicks = () => {
+        try {
+          const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8")
+          const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+          return Number(f[11]) + Number(f[12])
+        } catch {
+          return undefined
+        }
+      }
+      for (let last = cpuTicks(), still = 0; last !== undefined && still < 5; ) {
+        await new Promise((r) => setTimeout(r, 50))
+        const ticks = cpuTicks()
+        still = ticks === last ? still + 1 : 0
+        last = ticks
+      }
       const pids = side === "mcpctl" ? set.pids() : Array.from({ length: count }, (_, i) => {
         try {
           return Object.values(JSON.parse(readFileSync(join(build, `many-${side}-raw-${i}.pids`), "utf8")))

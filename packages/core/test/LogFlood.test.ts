@@ -54,6 +54,12 @@ describe("logLevelOfLine", () => {
   })
 })
 
+/** The shortcut's answer for one whole line. */
+const skips = (shortcut: { readonly skipsLine: (bytes: Uint8Array, start: number, end: number) => boolean }, line: string) => {
+  const bytes = Buffer.from(line)
+  return shortcut.skipsLine(bytes, 0, bytes.length)
+}
+
 describe("notificationShortcut", () => {
   const logs: Array<unknown> = []
   const client = () => {
@@ -70,9 +76,13 @@ describe("notificationShortcut", () => {
     expect(shortcut.takes(note("warning", { logger: "l", data: { x: 1 } }))).toBe(true)
     expect(shortcut.takes(note("emergency"))).toBe(true)
     expect(logs).toEqual([{ level: "warning", logger: "l", data: { x: 1 } }, { level: "emergency" }])
-    expect(shortcut.skipsLine(JSON.stringify(note("info")))).toBe(true)
-    expect(shortcut.skipsLine(JSON.stringify(note("error")))).toBe(false)
-    expect(shortcut.skipsLine('{"jsonrpc":"2.0","id":1,"result":{}}')).toBe(false)
+    expect(skips(shortcut, JSON.stringify(note("info")))).toBe(true)
+    expect(skips(shortcut, JSON.stringify(note("error")))).toBe(false)
+    expect(skips(shortcut, '{"jsonrpc":"2.0","id":1,"result":{}}')).toBe(false)
+    // A line in the middle of a chunk, with a CR before its newline.
+    const chunk = Buffer.from(`{"id":1}\n${JSON.stringify(note("debug"))}\r\n{}`)
+    expect(shortcut.skipsLine(chunk, 9, chunk.indexOf(0x0a, 9))).toBe(true)
+    expect(shortcut.skipsLine(chunk, 0, 8)).toBe(false)
   })
 
   it("leaves to the SDK what its schema must judge, other methods, and clients without the host's handler", () => {
@@ -81,11 +91,11 @@ describe("notificationShortcut", () => {
     expect(shortcut.takes(note("constructor"))).toBe(false)
     expect(shortcut.takes(note("error", { logger: 5 }))).toBe(false)
     expect(shortcut.takes({ jsonrpc: "2.0", method: "notifications/progress", params: { level: "debug" } })).toBe(false)
-    expect(shortcut.skipsLine(JSON.stringify(note("constructor")))).toBe(false)
+    expect(skips(shortcut, JSON.stringify(note("constructor")))).toBe(false)
     const plain = new HostClient({ name: "t", version: "0" })
     plain.setNotificationHandler("notifications/message", () => undefined)
     expect(notificationShortcut(plain).takes(note("debug"))).toBe(false)
-    expect(notificationShortcut(plain).skipsLine(JSON.stringify(note("debug")))).toBe(false)
+    expect(skips(notificationShortcut(plain), JSON.stringify(note("debug")))).toBe(false)
     // A handler set later replaces the host's: the shortcut stops.
     const replaced = client()
     replaced.setNotificationHandler("notifications/message", () => undefined)
@@ -98,12 +108,12 @@ describe("notificationShortcut", () => {
       start: async () => undefined,
       close: async () => undefined,
       send: async () => undefined,
-      skipLine: undefined as ((line: string) => boolean) | undefined,
+      skipLine: undefined as ((bytes: Uint8Array, start: number, end: number) => boolean) | undefined,
       onmessage: (m: unknown) => void delivered.push(m)
     }
     const c = client()
     Resilience.answerInvalidResponses(transport as unknown as SdkTransport, "s", undefined, () => true, notificationShortcut(c))
-    expect(transport.skipLine?.(JSON.stringify(note("debug")))).toBe(true)
+    expect(transport.skipLine?.(Buffer.from(JSON.stringify(note("debug"))), 0, JSON.stringify(note("debug")).length)).toBe(true)
     transport.onmessage(note("debug"))
     transport.onmessage(note("error"))
     transport.onmessage(note("verbose"))

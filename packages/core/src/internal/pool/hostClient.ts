@@ -12,7 +12,7 @@
  */
 import { Client, type JSONRPCNotification, type JSONRPCResponse, type LoggingLevel } from "@modelcontextprotocol/client"
 import { currentTraceMeta, withMetaKeys } from "../traceContext.js"
-import { logLevelOfLine } from "./logLine.js"
+import { logLevelIndexOfBytes } from "./logLine.js"
 
 // Kept outside the instance: the SDK's constructor registers its own handlers (progress,
 // cancelled) before a subclass's fields exist.
@@ -234,9 +234,15 @@ export interface NotificationShortcut {
    * `setServerLogHandler`, another method, or params the SDK's schema would have to judge).
    */
   readonly takes: (message: JSONRPCNotification) => boolean
-  /** A raw line, before it is parsed (stdio): true when it is a server log below the threshold. */
-  readonly skipsLine: (line: string) => boolean
+  /**
+   * A raw line's bytes `bytes[start..end)`, before they are decoded or parsed (stdio): true when
+   * it is a server log below the threshold.
+   */
+  readonly skipsLine: (bytes: Uint8Array, start: number, end: number) => boolean
 }
+
+/** The level names in severity order, as bytes (`logLevelIndexOfBytes` answers an index here). */
+const levelBytes = [...severity.keys()].map((level) => Buffer.from(level, "latin1"))
 
 export const notificationShortcut = (client: Client): NotificationShortcut => ({
   takes: (message) => {
@@ -250,14 +256,11 @@ export const notificationShortcut = (client: Client): NotificationShortcut => ({
     if (rank >= route.threshold) route.write(params as unknown as LogParams)
     return true
   },
-  skipsLine: (line) => {
+  skipsLine: (bytes, start, end) => {
     const route = logRoutes.get(client)
-    // Only lines that can be logs are scanned (a result's line is left alone at once).
-    if (route === undefined || route.threshold === 0 || !line.includes(LOG_METHOD)) return false
-    const level = logLevelOfLine(line)
-    const rank = level === undefined ? undefined : severity.get(level)
-    return rank !== undefined && rank < route.threshold
+    if (route === undefined || route.threshold === 0) return false
+    // The scan stops at a top-level "id", "result" or "error": an answer's line is left at once.
+    const rank = logLevelIndexOfBytes(bytes, start, end, levelBytes)
+    return rank !== undefined && rank >= 0 && rank < route.threshold
   }
 })
-
-const LOG_METHOD = "\"notifications/message\""

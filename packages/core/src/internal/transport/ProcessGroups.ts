@@ -181,6 +181,30 @@ const tellWatchdog = (line: string): void => {
   watchdog.stdin!.write(line + "\n")
 }
 
+/** Released groups not yet told to the watchdog: one write per tick for all of them. */
+let releasedBatch: Array<number> | undefined
+
+/**
+ * "-PGID" for a group that is gone, written at the end of this tick with the others released in
+ * it: fifty servers ending together cost one pipe write. A line that never leaves (this process
+ * exits first) only has the watchdog signal a group that is gone.
+ */
+const tellReleased = (pgid: number): void => {
+  if (releasedBatch === undefined) {
+    releasedBatch = []
+    process.nextTick(flushReleased)
+  }
+  releasedBatch.push(pgid)
+}
+
+/** Writes the pending "-PGID" lines now (also before a "+PGID": a reused pid keeps its order). */
+const flushReleased = (): void => {
+  const batch = releasedBatch
+  if (batch === undefined) return
+  releasedBatch = undefined
+  tellWatchdog(batch.map((p) => `-${p}`).join("\n"))
+}
+
 /** Groups the watchdog already has a deadline for: one is enough. */
 const deadlines = new Set<number>()
 
@@ -316,6 +340,7 @@ export interface GroupInfo {
 export const register = (pgid: number, info: GroupInfo): (() => void) => {
   if (!supported) return () => {}
   live.add(pgid)
+  flushReleased()
   tellWatchdog(`+${pgid}`)
   let file: string | undefined
   const dir = info.ledgerDir
@@ -336,7 +361,7 @@ export const register = (pgid: number, info: GroupInfo): (() => void) => {
     released = true
     live.delete(pgid)
     deadlines.delete(pgid)
-    tellWatchdog(`-${pgid}`)
+    tellReleased(pgid)
     if (file !== undefined) removeFile(file)
   }
 }

@@ -117,10 +117,11 @@ export class StdioChildTransport implements SdkTransport {
   onerror?: (error: Error) => void
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void
   /**
-   * Set by the pool: true for a line to drop unparsed (a server log below the host's threshold,
-   * `hostClient.ts`); a flood of them costs a scan per line, not a parse.
+   * Set by the pool: true for a line (its bytes `bytes[start..end)`) to drop undecoded and
+   * unparsed (a server log below the host's threshold, `hostClient.ts`); a flood of them costs
+   * a scan of bytes per line, not a string and a parse.
    */
-  skipLine: ((line: string) => boolean) | undefined = undefined
+  skipLine: ((bytes: Uint8Array, start: number, end: number) => boolean) | undefined = undefined
 
   /** The child's pid, which is also its process group id. */
   readonly pid: number
@@ -364,7 +365,8 @@ export class StdioChildTransport implements SdkTransport {
         continue
       }
       if (this.stdoutChunks.length === 0) {
-        // The common case, a whole line in one chunk: decoded in place (no Buffer view per line).
+        // The common case, a whole line in one chunk: looked at in place (no Buffer view per line).
+        if (this.skipLine?.(chunk, from, newline) === true) continue
         this.handleLine(chunk.toString("utf8", from, newline))
         continue
       }
@@ -372,6 +374,7 @@ export class StdioChildTransport implements SdkTransport {
       const line = Buffer.concat([...this.stdoutChunks, piece], this.stdoutPending + piece.length)
       this.stdoutChunks.length = 0
       this.stdoutPending = 0
+      if (this.skipLine?.(line, 0, line.length) === true) continue
       this.handleLine(line.toString("utf8"))
     }
   }
@@ -430,15 +433,15 @@ export class StdioChildTransport implements SdkTransport {
       return
     }
     if (this.stdoutChunks.length === 0) return
-    const line = Buffer.concat(this.stdoutChunks).toString("utf8")
+    const bytes = Buffer.concat(this.stdoutChunks)
     this.stdoutChunks.length = 0
     this.stdoutPending = 0
-    this.handleLine(line)
+    if (this.skipLine?.(bytes, 0, bytes.length) === true) return
+    this.handleLine(bytes.toString("utf8"))
   }
 
   private handleLine(raw: string): void {
     const line = raw.charCodeAt(raw.length - 1) === 0x0d ? raw.slice(0, -1) : raw
-    if (this.skipLine?.(line) === true) return
     let message: unknown
     try {
       message = JSON.parse(line)
