@@ -26,7 +26,7 @@ export const seedHistory = (home, tools) => {
 }
 
 /** CPU time (user + sys, ms) of these processes so far, from /proc (clock ticks of 10 ms). */
-const cpuOf = (pids) => pids.reduce((sum, pid) => {
+export const cpuOf = (pids) => pids.reduce((sum, pid) => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
