@@ -59,7 +59,8 @@ const plan = quick
     daemon: { runs: 8, warmup: 1, memoryCalls: 3_000, kills: 2 },
     daemonConcurrency: { clients: 20, calls: 50, soloCalls: 20, toolMs: 500, echoCalls: 50 },
     flood: { runs: 2, n: 1_000_000 },
-    pins: { runs: 6, warmup: 1, histories: [1, 10_000] },
+    // Two warm-up rounds: the first migrates the version 1 file, the second runs the daily sweep.
+    pins: { runs: 6, warmup: 2, histories: [1, 10_000], relayedCalls: 10 },
     // Sizes above 10 (servers) or 1,000 (tools) run once: 100 servers cost ~10 s a side. The
     // servers' sizes share one home (the lean servers are one identity), so the small sizes'
     // warm-up round warms the big ones too.
@@ -909,7 +910,7 @@ Object.assign(steps, {
 })
 
 // Pin history (bench/pins.mjs): cold and warm calls with a long pin history against a clean home.
-Object.assign(steps, pinSteps({ plan, run, alternate, figure, summary, node, cli, build, leanServer }))
+Object.assign(steps, pinSteps({ plan, run, alternate, figure, summary, node, cli, bench, build, leanServer }))
 // Scale (bench/scale.mjs): N servers, T tools, client CPU and peak RSS against the raw client.
 Object.assign(steps, scaleSteps({ plan, run, alternate, figure, node, cli, bench, build, leanServer, parsed }))
 
