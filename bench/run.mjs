@@ -39,7 +39,7 @@ const plan = quick
     daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 },
     daemonConcurrency: { clients: 20, calls: 10, soloCalls: 10, toolMs: 500, echoCalls: 10 },
     flood: { runs: 1, n: 100_000 },
-    pins: { runs: 3, warmup: 1, histories: [1, 1_000, 10_000] },
+    pins: { runs: 3, warmup: 2, histories: [1, 10_000], relayedCalls: 5 },
     scale: { servers: [1, 10], tools: [1, 1_000], small: { runs: 1, warmup: 1 }, big: { runs: 1, warmup: 0 }, bigTools: { runs: 1, warmup: 1 } }
   }
   : {
@@ -194,12 +194,8 @@ const alternate = async (label, sides, { runs, warmup = 0 }, measure) => {
 // ---------------------------------------------------------------------------------------------
 // Setup: the CLI bundle, the library entry bundle, settings files, the HTTP server
 
-const setup = async () => {
-  if (!existsSync(join(root, "apps/cli/bin/mcpctl.cjs")) || argv.includes("--build")) {
-    log("building the CLI (npm run build)")
-    const r = spawnSync(node, [join(root, "apps/cli/build.mjs")], { cwd: root, stdio: "inherit" })
-    if (r.status !== 0) throw new Error("CLI build failed")
-  }
+/** Bundles `lib-entry.ts` (the in-process figures) into bench/.build/ with esbuild. */
+const bundleLibEntry = async () => {
   const { build: esbuild } = await import("esbuild")
   await esbuild({
     entryPoints: [join(bench, "lib-entry.ts")],
@@ -215,6 +211,17 @@ const setup = async () => {
     external: ["sharp"],
     logLevel: "warning"
   })
+}
+
+const setup = async () => {
+  if (!existsSync(join(root, "apps/cli/bin/mcpctl.cjs")) || argv.includes("--build")) {
+    log("building the CLI (npm run build)")
+    const r = spawnSync(node, [join(root, "apps/cli/build.mjs")], { cwd: root, stdio: "inherit" })
+    if (r.status !== 0) throw new Error("CLI build failed")
+  }
+  // The in-process figures' entry: bundled only when a row that runs it is asked for.
+  const inProcess = ["latency", "throughput", "http", "memory", "shutdown"]
+  if (!only || only.some((name) => inProcess.includes(name))) await bundleLibEntry()
   const settings = (servers) => ({ mcpServers: servers })
   const lean = { command: node, args: [leanServer] }
   writeFileSync(join(build, "one.json"), JSON.stringify(settings({ lean })))
