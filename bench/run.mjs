@@ -2,7 +2,8 @@
 // `npm run bench [-- --quick] [-- --out FILE]`: mcpctl side by side with the raw
 // SDK v2 client (@modelcontextprotocol/client) (the floor) against the same lean servers, in one run.
 // Prints a table of medians (min–max) and the ratio mcpctl / raw SDK, and writes the figures as
-// JSON (bench/results.json; --quick writes bench/results.local.json unless --out says otherwise).
+// JSON (bench/results.json; --quick writes bench/results.local.json unless --out says otherwise)
+// and beside it the same as markdown to paste (results.md: date, load, speed, time per row).
 // It exits non-zero only when a run fails (the harness or a command under test is broken), never
 // because of a ratio. See bench/README.md for what each figure means.
 import { spawn, spawnSync } from "node:child_process"
@@ -640,6 +641,7 @@ const steps = {
       better: "lower",
       mcpctl: s.mcpctl,
       raw: s.raw,
+      goal: { text: "mcpctl 0 left", check: () => left.mcpctl.every((n) => n === 0) },
       note: `processes left alive: mcpctl ${left.mcpctl.join(",")}, raw ${left.raw.join(",")}`
     })
   }
