@@ -2,7 +2,8 @@
 // `npm run bench [-- --quick] [-- --out FILE]`: mcpctl side by side with the raw
 // SDK v2 client (@modelcontextprotocol/client) (the floor) against the same lean servers, in one run.
 // Prints a table of medians (min–max) and the ratio mcpctl / raw SDK, and writes the figures as
-// JSON (bench/results.json; --quick writes bench/results.local.json unless --out says otherwise).
+// JSON (bench/results.json; --quick writes bench/results.local.json unless --out says otherwise)
+// and beside it the same as markdown to paste (results.md: date, load, speed, time per row).
 // It exits non-zero only when a run fails (the harness or a command under test is broken), never
 // because of a ratio. See bench/README.md for what each figure means.
 import { spawn, spawnSync } from "node:child_process"
@@ -10,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, platform, release, totalmem } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
-import { pinSteps } from "./pins.mjs"
+import { cpuOf, pinSteps } from "./pins.mjs"
 import { scaleSteps } from "./scale.mjs"
 
 const bench = dirname(fileURLToPath(import.meta.url))
@@ -37,29 +38,34 @@ const plan = quick
     manyShutdown: { runs: 1, servers: 5 },
     killReap: { runs: 1, servers: 3 },
     daemon: { runs: 3, warmup: 1, memoryCalls: 500, kills: 1 },
-    daemonConcurrency: { clients: 20, calls: 10, soloCalls: 10, toolMs: 500 },
+    daemonConcurrency: { clients: 20, calls: 10, soloCalls: 10, toolMs: 500, echoCalls: 10 },
     flood: { runs: 1, n: 100_000 },
-    pins: { runs: 3, warmup: 1, histories: [1, 1_000, 10_000] },
-    scale: { servers: [1, 10], tools: [1, 1_000], small: { runs: 1, warmup: 1 }, big: { runs: 1, warmup: 1 } }
+    pins: { runs: 3, warmup: 2, histories: [1, 10_000], relayedCalls: 5 },
+    scale: { servers: [1, 10], tools: [1, 1_000], small: { runs: 1, warmup: 1 }, big: { runs: 1, warmup: 0 }, bigTools: { runs: 1, warmup: 1 } }
   }
   : {
+    // The full run fits in ~20 min on 2 quiet cores: each row's elapsed time is in the results
+    // (results.md, results.json `steps`); rounds were cut where min–max showed they add nothing.
     startup: { runs: 6, warmup: 1 },
     cold: { runs: 8, warmup: 1 },
     fanout: { runs: 3, warmup: 0 },
-    latency: { runs: 5, n: 10_000, warmup: 500 },
-    throughput: { runs: 5, n: 10_000, warmup: 500, concurrency: 16 },
-    http: { runs: 5, n: 1_000, warmup: 50 },
-    memory: { runs: 1, n: 50_000, warmup: 1_000 },
+    latency: { runs: 4, n: 10_000, warmup: 500 },
+    throughput: { runs: 4, n: 10_000, warmup: 500, concurrency: 16 },
+    http: { runs: 4, n: 1_000, warmup: 50 },
+    memory: { runs: 1, n: 20_000, warmup: 1_000 },
     shutdown: { runs: 2 },
     cliShutdown: { runs: 1 },
     manyShutdown: { runs: 2, servers: 50 },
-    killReap: { runs: 3, servers: 10 },
-    daemon: { runs: 12, warmup: 2, memoryCalls: 10_000, kills: 3 },
-    daemonConcurrency: { clients: 20, calls: 50, soloCalls: 20, toolMs: 500 },
-    flood: { runs: 3, n: 1_000_000 },
-    pins: { runs: 6, warmup: 1, histories: [1, 1_000, 10_000] },
-    // Sizes above 10 (servers) or 1,000 (tools) run once after the warm-up: 100 servers cost ~10 s a side.
-    scale: { servers: [1, 10, 50, 100], tools: [1, 1_000, 10_000], small: { runs: 3, warmup: 1 }, big: { runs: 1, warmup: 1 } }
+    killReap: { runs: 2, servers: 10 },
+    daemon: { runs: 8, warmup: 1, memoryCalls: 3_000, kills: 2 },
+    daemonConcurrency: { clients: 20, calls: 50, soloCalls: 20, toolMs: 500, echoCalls: 50 },
+    flood: { runs: 2, n: 1_000_000 },
+    // Two warm-up rounds: the first migrates the version 1 file, the second runs the daily sweep.
+    pins: { runs: 6, warmup: 2, histories: [1, 10_000], relayedCalls: 10 },
+    // Sizes above 10 (servers) or 1,000 (tools) run once: 100 servers cost ~10 s a side. The
+    // servers' sizes share one home (the lean servers are one identity), so the small sizes'
+    // warm-up round warms the big ones too.
+    scale: { servers: [1, 10, 50, 100], tools: [1, 1_000, 10_000], small: { runs: 3, warmup: 1 }, big: { runs: 1, warmup: 0 }, bigTools: { runs: 1, warmup: 1 } }
   }
 
 /**
@@ -189,12 +195,8 @@ const alternate = async (label, sides, { runs, warmup = 0 }, measure) => {
 // ---------------------------------------------------------------------------------------------
 // Setup: the CLI bundle, the library entry bundle, settings files, the HTTP server
 
-const setup = async () => {
-  if (!existsSync(join(root, "apps/cli/bin/mcpctl.cjs")) || argv.includes("--build")) {
-    log("building the CLI (npm run build)")
-    const r = spawnSync(node, [join(root, "apps/cli/build.mjs")], { cwd: root, stdio: "inherit" })
-    if (r.status !== 0) throw new Error("CLI build failed")
-  }
+/** Bundles `lib-entry.ts` (the in-process figures) into bench/.build/ with esbuild. */
+const bundleLibEntry = async () => {
   const { build: esbuild } = await import("esbuild")
   await esbuild({
     entryPoints: [join(bench, "lib-entry.ts")],
@@ -210,6 +212,17 @@ const setup = async () => {
     external: ["sharp"],
     logLevel: "warning"
   })
+}
+
+const setup = async () => {
+  if (!existsSync(join(root, "apps/cli/bin/mcpctl.cjs")) || argv.includes("--build")) {
+    log("building the CLI (npm run build)")
+    const r = spawnSync(node, [join(root, "apps/cli/build.mjs")], { cwd: root, stdio: "inherit" })
+    if (r.status !== 0) throw new Error("CLI build failed")
+  }
+  // The in-process figures' entry: bundled only when a row that runs it is asked for.
+  const inProcess = ["latency", "throughput", "http", "memory", "shutdown"]
+  if (!only || only.some((name) => inProcess.includes(name))) await bundleLibEntry()
   const settings = (servers) => ({ mcpServers: servers })
   const lean = { command: node, args: [leanServer] }
   writeFileSync(join(build, "one.json"), JSON.stringify(settings({ lean })))
@@ -423,16 +436,20 @@ const figure = (name, { unit, better, goal, mcpctl, raw, ratioOf = "median", not
 }
 
 /** The CPU time of whole-process runs, when GNU time measured it. */
-const cpuFigure = (name, runs) => {
+const cpuFigure = (name, runs, maxRatio) => {
   if (runs.mcpctl.some((r) => r.cpuMs === undefined) || runs.raw.some((r) => r.cpuMs === undefined)) return
   figure(name, {
     unit: "ms",
     better: "lower",
     mcpctl: runs.mcpctl.map((r) => r.cpuMs),
     raw: runs.raw.map((r) => r.cpuMs),
+    goal: maxRatio === undefined ? undefined : ratioAtMost(maxRatio),
     note: "GNU time: CPU of the process and the children it waited for; less disturbed by machine load than wall time"
   })
 }
+
+/** The usual goal: mcpctl's median over the other side's at most `max`. */
+const ratioAtMost = (max) => ({ text: `ratio ≤ ${max.toFixed(2)}`, check: (_m, _r, ratio) => ratio <= max })
 
 const steps = {
   /** Where a cold start's floor is: node itself, importing the SDK client, loading the CLI bundle. */
@@ -461,7 +478,7 @@ const steps = {
       raw: s.node.map((r) => r.wallMs),
       goal: { text: "ratio ≤ 1.50", check: (_m, _r, ratio) => ratio <= 1.5 }
     })
-    cpuFigure("startup CPU: mcpctl --version / node -e 0", { mcpctl: s.mcpctl, raw: s.node })
+    cpuFigure("startup CPU: mcpctl --version / node -e 0", { mcpctl: s.mcpctl, raw: s.node }, 1.5)
   },
 
   cold: async () => {
@@ -481,7 +498,7 @@ const steps = {
       raw: s.raw.map((r) => r.wallMs),
       goal: { text: "ratio ≤ 1.00", check: (_m, _r, ratio) => ratio <= 1.0 }
     })
-    cpuFigure("cold start CPU (user+sys, client + server)", s)
+    cpuFigure("cold start CPU (user+sys, client + server)", s, 1.0)
   },
 
   fanout: async () => {
@@ -511,7 +528,7 @@ const steps = {
     cpuFigure("fan-out CPU (user+sys, client + 10 servers)", {
       mcpctl: runs.mcpctl,
       raw: best === "all at once" ? runs["raw-all"] : runs["raw-batch3"]
-    })
+    }, 1.1)
   },
 
   latency: async () => {
@@ -643,6 +660,7 @@ const steps = {
       better: "lower",
       mcpctl: s.mcpctl,
       raw: s.raw,
+      goal: { text: "mcpctl 0 left", check: () => left.mcpctl.every((n) => n === 0) },
       note: `processes left alive: mcpctl ${left.mcpctl.join(",")}, raw ${left.raw.join(",")}`
     })
   }
@@ -752,7 +770,7 @@ Object.assign(steps, {
         goal: { text: "ratio ≤ 0.6", check: (_m, _r, ratio) => ratio <= 0.6 },
         note: `mcporter 0.12.3 \`call lean.echo text=hi\`, the server \`"lifecycle": "keep-alive"\`; ratios of medians: node ${ratioTo("node").toFixed(2)}, cold ${ratioTo("cold").toFixed(2)}, mcporter ${ratioTo("mcporter").toFixed(2)}`
       })
-      cpuFigure("daemon: warm call CPU / node -e 0 CPU", { mcpctl: s.warm, raw: s.node })
+      cpuFigure("daemon: warm call CPU / node -e 0 CPU", { mcpctl: s.warm, raw: s.node }, 1.5)
 
       // Memory: the daemon and its host process after 100 calls and after `memoryCalls`.
       const driver = [join(bench, "raw/daemon-calls.mjs")]
@@ -817,7 +835,7 @@ Object.assign(steps, {
    * client is `raw/daemon-timed-calls.mjs` (the bin's relay client in a loop, times per call).
    */
   daemonConcurrency: async () => {
-    const { clients, calls, soloCalls, toolMs } = plan.daemonConcurrency
+    const { clients, calls, soloCalls, toolMs, echoCalls } = plan.daemonConcurrency
     const home = join(build, "daemon-concurrency-home")
     rmSync(home, { recursive: true, force: true })
     const settings = join(build, "daemon-concurrency.json")
@@ -855,6 +873,30 @@ Object.assign(steps, {
       figure(`daemon: heap growth after GC over ${clients * calls} concurrent calls`, {
         unit: "MB", better: "lower", mcpctl: [heapAfter - heapBefore],
         goal: { text: "≤ 5 MB", check: (m) => m.median <= 5 }
+      })
+
+      // Instant echo (`ms=0`): the figure is CPU, so it stands next to its floor: with `clients`
+      // callers in a closed loop on `cores` cores, p50 ≥ clients × (CPU per call) / cores, the
+      // CPU of everything a call runs (relay clients, daemon, host process, server).
+      const echoArgs = ["call", "mcp__sleep__sleep", "ms=0", "--config", settings]
+      const soloEcho = parsed(await run(node, [driver, String(soloCalls), ...echoArgs], { env }))
+      const st = await status()
+      const hostPids = st.hostProcesses.map((p) => p.pid)
+      const daemonPids = [st.pid, ...hostPids, ...hostPids.flatMap((p) => childrenOfPid(p))]
+      const cpuBefore = cpuOf(daemonPids)
+      const echoes = await Promise.all(Array.from({ length: clients }, () =>
+        run(node, [driver, String(echoCalls), ...echoArgs], { env, timeoutMs: 1_800_000, cpu: true })))
+      const daemonCpuMs = cpuOf(daemonPids) - cpuBefore
+      const echoAll = echoes.flatMap((r) => parsed(r))
+      if (echoAll.length !== clients * echoCalls) throw new Error(`${echoAll.length} of ${clients * echoCalls} echo calls answered`)
+      const clientCpuMs = echoes.every((r) => r.cpuMs !== undefined) ? echoes.reduce((sum, r) => sum + r.cpuMs, 0) : undefined
+      const cpuPerCall = ((clientCpuMs ?? 0) + daemonCpuMs) / echoAll.length
+      const floorMs = clients * cpuPerCall / cpus().length
+      figure(`daemon: ${clients} clients × ${echoCalls} instant calls, p50 / its CPU floor`, {
+        unit: "ms", better: "lower", mcpctl: echoAll, raw: [floorMs],
+        note: `floor = ${clients} clients × ${cpuPerCall.toFixed(1)} ms CPU per call / ${cpus().length} cores ` +
+          `(daemon + host + server ${(daemonCpuMs / echoAll.length).toFixed(1)} ms, relay clients, each one's Node start included, ${clientCpuMs === undefined ? "not measured" : (clientCpuMs / echoAll.length).toFixed(1)} ms); ` +
+          `one client alone: p50 ${summary(soloEcho).median.toFixed(1)} ms; p95 ${percentile(echoAll, 0.95).toFixed(0)} ms`
       })
     } finally {
       await run(node, [cli, "daemon", "stop"], { env, allowFail: true })
@@ -896,7 +938,7 @@ Object.assign(steps, {
 })
 
 // Pin history (bench/pins.mjs): cold and warm calls with a long pin history against a clean home.
-Object.assign(steps, pinSteps({ plan, run, alternate, figure, summary, node, cli, build, leanServer }))
+Object.assign(steps, pinSteps({ plan, run, alternate, figure, summary, node, cli, bench, build, leanServer }))
 // Scale (bench/scale.mjs): N servers, T tools, client CPU and peak RSS against the raw client.
 Object.assign(steps, scaleSteps({ plan, run, alternate, figure, node, cli, bench, build, leanServer, parsed }))
 
@@ -927,7 +969,7 @@ const cell = (s, unit) => (s ? `${fmt(s.median, unit)} (${fmt(s.min, unit)}–${
 
 const markdownTable = () => {
   const rows = [
-    "| figure | unit | mcpctl median (min–max) | raw SDK median (min–max) | mcpctl / raw | goal | met |",
+    "| figure | unit | mcpctl median (min–max) | raw SDK (or the row's baseline) median (min–max) | ratio | goal | met |",
     "| --- | --- | --- | --- | --- | --- | --- |"
   ]
   for (const [name, f] of Object.entries(figures)) {
@@ -950,36 +992,81 @@ const machine = () => ({
   loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2)))
 })
 
+/** The machine's speed now: the median wall time of 5 `node -e 0`. */
+const nodeStartMs = async () => {
+  const walls = []
+  for (let i = 0; i < 5; i++) walls.push((await run(node, ["-e", "0"])).wallMs)
+  return Math.round(summary(walls).median)
+}
+
+const load = (xs) => xs.map((x) => x.toFixed(1)).join(" ")
+
+/** The plan entry a step reads (the shutdown and scale rows share theirs). */
+const planKey = (step) => (/^(many|few)Shutdown/.test(step) ? "manyShutdown" : step.startsWith("scale") ? "scale" : step)
+
+/** The results as markdown to paste into bench/README.md's "Latest results": context, table, notes, time per row. */
+const markdownReport = (results) => {
+  const m = results.machine
+  const rowTimes = Object.entries(results.steps).map(([name, st]) => `| \`${name}\` | ${st.elapsedSec} | ${st.failed ? "**failed**" : "ok"} |`)
+  return [
+    `Run of ${results.date.slice(0, 16).replace("T", " ")} UTC: \`${results.command}\`, ${(results.durationSec / 60).toFixed(1)} min; ` +
+    `${m.cores} × ${m.cpu}, ${m.platform}, Node ${m.node}; load average (1, 5, 15 min) ${load(m.loadAverageAtStart)} at the start, ` +
+    `${load(m.loadAverageAtEnd)} at the end; \`node -e 0\` ${m.nodeStartMsAtStart} ms at the start, ${m.nodeStartMsAtEnd} ms at the end ` +
+    "(the machine's speed: a loaded machine shows here first).",
+    "",
+    results.table,
+    "",
+    "| row (`--only`) | elapsed (s) | |",
+    "| --- | --- | --- |",
+    ...rowTimes,
+    "",
+    `Plan: ${[...new Set(Object.keys(results.steps).map(planKey))].map((k) => `\`${k}\` ${JSON.stringify(results.plan[k] ?? {}).replace(/"/g, "")}`).join("; ")}.`
+  ].join("\n") + "\n"
+}
+
 const main = async () => {
   const started = Date.now()
   const info = machine()
   log(`mcpctl bench${quick ? " --quick" : ""}: ${info.cpu}, ${info.cores} cores, node ${info.node}, load ${info.loadAverageAtStart.join(" ")}`)
   await setup()
+  const nodeStartMsAtStart = await nodeStartMs()
+  log(`node -e 0: ${nodeStartMsAtStart} ms`)
   const failures = []
+  const stepTimes = {}
   for (const [name, step] of Object.entries(steps)) {
     if (only && !only.includes(name)) continue
     log(`${name}…`)
+    const t0 = Date.now()
+    let failed = false
     try {
       await step()
     } catch (error) {
+      failed = true
       failures.push({ step: name, error: String(error?.stack ?? error) })
       log(`  FAILED: ${error?.message ?? error}`)
     }
+    stepTimes[name] = { elapsedSec: Math.round((Date.now() - t0) / 100) / 10, ...(failed ? { failed } : {}) }
+    log(`  ${name}: ${stepTimes[name].elapsedSec} s`)
   }
+  const nodeStartMsAtEnd = await nodeStartMs()
   const table = markdownTable()
   process.stdout.write(table + "\n")
   const results = {
     quick,
+    command: ["npm run bench", ...(argv.length > 0 ? ["--", ...argv] : [])].join(" "),
     date: new Date(started).toISOString(),
     durationSec: Math.round((Date.now() - started) / 100) / 10,
-    machine: { ...info, loadAverageAtEnd: loadavg().map((x) => Number(x.toFixed(2))) },
+    machine: { ...info, loadAverageAtEnd: loadavg().map((x) => Number(x.toFixed(2))), nodeStartMsAtStart, nodeStartMsAtEnd },
     plan,
+    steps: stepTimes,
     figures,
     failures,
     table
   }
   writeFileSync(outFile, JSON.stringify(results, null, 2) + "\n")
-  log(`wrote ${relative(process.cwd(), outFile)} in ${results.durationSec} s`)
+  const mdFile = outFile.replace(/\.json$/, "") + ".md"
+  writeFileSync(mdFile, markdownReport(results))
+  log(`wrote ${relative(process.cwd(), outFile)} and ${relative(process.cwd(), mdFile)} in ${results.durationSec} s`)
   if (failures.length > 0) {
     for (const f of failures) log(`\n${f.step} failed:\n${f.error}`)
     process.exit(1)
