@@ -90,3 +90,45 @@ describe("a 2025-era cancel that lands on the other replica", () => {
       yield* Effect.promise(() => stopped)
     }))
 })
+
+describe("a cancel naming a session no replica signed", () => {
+  it.scopedLive("is not passed on to the peers (only the fleet's own sessions can run there)", () =>
+    Effect.gen(function*() {
+      // A peer that records the session of every relayed cancel it gets.
+      const relayedFor: Array<string> = []
+      let heard!: () => void
+      const relayed = new Promise<void>((resolve) => (heard = resolve))
+      const peer = http.createServer((req, res) => {
+        relayedFor.push(String(req.headers["mcp-session-id"]))
+        req.resume()
+        res.writeHead(202).end()
+        heard()
+      })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", () => resolve()))),
+        () => Effect.promise(() => new Promise<void>((resolve) => peer.close(() => resolve())))
+      )
+      const { port } = peer.address() as { port: number }
+      const nothing = { started: () => undefined, cancelled: () => undefined }
+      const one = yield* replica([`127.0.0.1:${port}`], nothing)
+      const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }
+
+      // A made-up session id first: a relay of it would be sent, and so arrive, before the next.
+      const forged = yield* Effect.promise(() => post(one.address, { ...legacy, "mcp-session-id": "made-up-session" }, cancel))
+      yield* Effect.promise(() => forged.text())
+      // Then a session of this fleet, whose call might run on the peer: relayed.
+      const opened = yield* Effect.promise(() =>
+        post(one.address, legacy, {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } }
+        }))
+      const session = opened.headers.get("mcp-session-id")!
+      yield* Effect.promise(() => opened.text())
+      const real = yield* Effect.promise(() => post(one.address, { ...legacy, "mcp-session-id": session }, cancel))
+      expect(real.status).toBe(202)
+      yield* Effect.promise(() => relayed)
+      expect(relayedFor).toEqual([session])
+    }))
+})

@@ -377,12 +377,14 @@ export const serveHttp = <R>(options: HttpServeOptions, servers: GatewayServers<
           runsOn.onmessage?.(body as Parameters<NonNullable<typeof runsOn.onmessage>>[0])
           return void res.writeHead(202).end()
         }
-        if (req.headers[RELAYED_HEADER] === undefined && (options.peers?.length ?? 0) > 0) {
+        // Only a session this fleet signed can run on a peer: a made-up id is not fanned out.
+        const ours = isSessionId(id as string, secret)
+        if (ours && req.headers[RELAYED_HEADER] === undefined && (options.peers?.length ?? 0) > 0) {
           const protocolVersion = req.headers["mcp-protocol-version"]
           void relayCancel(options.peers!, body, { token, session: id as string, protocolVersion: typeof protocolVersion === "string" ? protocolVersion : undefined })
         }
         // Nothing of a session held elsewhere runs here.
-        if (!existing && isSessionId(id as string, secret)) return void res.writeHead(202).end()
+        if (!existing && ours) return void res.writeHead(202).end()
       }
       if (existing) {
         if (req.method === "DELETE") terminate(id as string)
