@@ -27,6 +27,7 @@ export default defineWorkspace([
       root: "./packages/core",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
+      setupFiles: ["../../test/runnerPriority.ts"],
       testTimeout: scaled(30_000),
       hookTimeout: scaled(30_000),
       pool: "forks"

@@ -7,10 +7,10 @@ import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import buildCli from "../apps/cli/test/globalSetup.js"
 
-export default function setup() {
+export default async function setup() {
   const cwd = fileURLToPath(new URL("..", import.meta.url))
   for (const workspace of ["@mcpctl/core", "@mcpctl/testing"]) {
     execFileSync("npm", ["run", "build", "--silent", "-w", workspace], { cwd, stdio: "inherit" })
   }
-  buildCli()
+  await buildCli()
 }

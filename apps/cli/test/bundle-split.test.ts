@@ -4,11 +4,10 @@
  * output-schema check still loads and runs them.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as fixtures from "@mcpctl/testing/Fixtures"
-import { cliBin, repoRoot, run, slow, workspace } from "./support.js"
+import { cliBin, repoRoot, run, runCommand, slow, workspace } from "./support.js"
 
 const ws = workspace()
 afterAll(() => ws.cleanup())
@@ -27,12 +26,12 @@ describe("the CLI bundle's lazy parts", () => {
     expect(main).not.toContain(re2Text)
   })
 
-  it("a tools run on a stdio server loads none of Node's HTTP, worker or readline modules", () => {
+  it("a tools run on a stdio server loads none of Node's HTTP, worker or readline modules", async () => {
     const list = join(ws.dir, "modules.txt")
     const preload = ws.settings("modules.cjs", `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")))`)
     const settings = ws.settings("echo.json", { mcpServers: { echo: { command: process.execPath, args: [fixtures.echoServer] } } })
-    const r = spawnSync(process.execPath, ["-r", preload, cliBin, "tools", "--json", "--no-daemon", "--config", settings], {
-      cwd: ws.project, encoding: "utf8", env: { ...process.env, MCPCTL_HOME: ws.home }
+    const r = await runCommand(process.execPath, ["-r", preload, cliBin, "tools", "--json", "--no-daemon", "--config", settings], {
+      cwd: ws.project, env: { ...process.env, MCPCTL_HOME: ws.home }
     })
     expect(r.status, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout).tools.length).toBeGreaterThan(0)

@@ -18,7 +18,7 @@ import { scriptFor } from "../src/completion/Scripts.js"
 import { treeOf } from "../src/completion/Tree.js"
 import { cachedTools, catalogDirectory, serverNames } from "../src/completion/World.js"
 import { serverNamesIn } from "@mcpctl/core/internal/config/SettingsNames"
-import { cliBin } from "./support.js"
+import { cliBin, runCommand } from "./support.js"
 
 const tree = treeOf(mcpctl)
 const dirs: Array<string> = []
@@ -172,7 +172,7 @@ describe("scripts", () => {
 const hasBash = spawnSync("bash", ["-c", "true"]).status === 0
 
 describe.runIf(hasBash)("bash, through the built CLI", () => {
-  it("completes server names, tool names and enum values from the cache, and starts no server", () => {
+  it("completes server names, tool names and enum values from the cache, and starts no server", async () => {
     const home = tempDir()
     const project = tempDir()
     const bin = tempDir()
@@ -189,27 +189,26 @@ describe.runIf(hasBash)("bash, through the built CLI", () => {
       tools: [{ name: "mcp__code__run", server: "code", tool: "run", inputSchema: { properties: { languageId: { enum: ["python", "perl"] } } } }]
     }))
     // COMP_WORDS as bash splits them (COMP_WORDBREAKS has `=`); COMP_LINE/COMP_POINT the line.
-    const tab = (words: ReadonlyArray<string>, line: string) => {
+    const tab = async (words: ReadonlyArray<string>, line: string) => {
       const script = `source <(mcpctl completion bash)
 COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}
 COMP_LINE='${line}'; COMP_POINT=${line.length}
 _mcpctl; printf '%s\\n' "\${COMPREPLY[@]}"`
       const startedAt = performance.now()
-      const r = spawnSync("bash", ["-c", script], {
+      const r = await runCommand("bash", ["-c", script], {
         cwd: project,
-        encoding: "utf8",
         env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, MCPCTL_HOME: home }
       })
       return { reply: r.stdout.split("\n").filter(Boolean), ms: performance.now() - startedAt, stderr: r.stderr }
     }
-    const servers = tab(["mcpctl", "tools", "c"], "mcpctl tools c")
+    const servers = await tab(["mcpctl", "tools", "c"], "mcpctl tools c")
     expect(servers.reply, servers.stderr).toEqual(["code"])
-    expect(tab(["mcpctl", "call", "mcp__"], "mcpctl call mcp__").reply).toEqual(["mcp__code__run"])
-    expect(tab(["mcpctl", "call", "mcp__code__run", "languageId", "=", "p"], "mcpctl call mcp__code__run languageId=p").reply).toEqual(["perl", "python"])
-    expect(tab(["mcpctl", "call", "mcp__code__run", ""], "mcpctl call mcp__code__run ").reply).toEqual(["languageId="])
+    expect((await tab(["mcpctl", "call", "mcp__"], "mcpctl call mcp__")).reply).toEqual(["mcp__code__run"])
+    expect((await tab(["mcpctl", "call", "mcp__code__run", "languageId", "=", "p"], "mcpctl call mcp__code__run languageId=p")).reply).toEqual(["perl", "python"])
+    expect((await tab(["mcpctl", "call", "mcp__code__run", ""], "mcpctl call mcp__code__run ")).reply).toEqual(["languageId="])
     // Without COMP_LINE (a caller that sets only the words), the words stand in for it.
-    expect(tab(["mcpctl", "ser"], "").reply).toEqual(["serve", "servers"])
-    const timed = tab(["mcpctl", "tools", ""], "mcpctl tools ")
+    expect((await tab(["mcpctl", "ser"], "")).reply).toEqual(["serve", "servers"])
+    const timed = await tab(["mcpctl", "tools", ""], "mcpctl tools ")
     console.log(`bash completion of "mcpctl tools ": ${timed.ms.toFixed(0)} ms (bash + mcpctl __complete)`)
     expect(existsSync(started)).toBe(false)
   })

@@ -4,11 +4,10 @@
  * read with), except in a scenario where refusing is the expected outcome.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { spawnSync } from "node:child_process"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { CLIENT_EXIT_CHECK, EXIT_MARKER, exitedUnexpectedly } from "./conformanceResults.js"
-import { slow } from "./support.js"
+import { runCommand, slow } from "./support.js"
 
 const driver = fileURLToPath(new URL("../../../scripts/conformance-client.mjs", import.meta.url))
 
@@ -22,20 +21,19 @@ const closedPort = () =>
   })
 
 const drive = (scenario: string, url: string) =>
-  spawnSync(process.execPath, [driver, url], {
-    encoding: "utf8",
+  runCommand(process.execPath, [driver, url], {
     env: { ...process.env, MCP_CONFORMANCE_SCENARIO: scenario, MCP_CONFORMANCE_CONTEXT: "{}" }
   })
 
 describe("conformance driver exit codes", () => {
   it("a failed mcpctl command fails the client, with the line the results reader looks for", async () => {
     const url = `http://127.0.0.1:${await closedPort()}/mcp`
-    const failed = drive("initialize", url)
+    const failed = await drive("initialize", url)
     expect(failed.status).not.toBe(0)
     expect(failed.stderr).toContain(`${EXIT_MARKER} ${failed.status} (scenario initialize expects 0)`)
     expect(exitedUnexpectedly(failed.stderr)).toBe(true)
     // A scenario that expects mcpctl to refuse: its exit code is no failure of the client.
-    const refused = drive("auth/resource-mismatch", url)
+    const refused = await drive("auth/resource-mismatch", url)
     expect(refused.status).toBe(0)
     expect(exitedUnexpectedly(refused.stderr)).toBe(false)
     expect(CLIENT_EXIT_CHECK).toBe("client-exit-code")

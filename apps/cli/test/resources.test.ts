@@ -5,8 +5,7 @@
  */
 import { Everything } from "@mcpctl/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { spawnSync } from "node:child_process"
-import { cliBin, run, slow, workspace } from "./support.js"
+import { cliBin, run, runCommand, slow, workspace } from "./support.js"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -195,9 +194,8 @@ describe("server logs and progress", () => {
       "--config",
       settings
     ].join(" ")
-    const r = spawnSync("script", ["-qec", cmd, "/dev/null"], {
+    const r = await runCommand("script", ["-qec", cmd, "/dev/null"], {
       env: { ...process.env, MCPCTL_HOME: home },
-      encoding: "utf8",
       timeout: slow(30_000)
     })
     expect(r.status).toBe(0)

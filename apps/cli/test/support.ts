@@ -77,6 +77,30 @@ export const run = (
     child.on("close", (code) => resolvePromise({ code, stdout, stderr, pid: child.pid! }))
   })
 
+/**
+ * Runs any command to completion without blocking the test worker (never `spawnSync` for anything
+ * that can take seconds: a worker blocked past vitest's 60 s RPC deadline fails the whole run).
+ * `status` is null when the command was killed, as by `timeout`.
+ */
+export const runCommand = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string; readonly timeout?: number } = {}
+): Promise<{ readonly status: number | null; readonly stdout: string; readonly stderr: string }> =>
+  new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+    const timer = options.timeout === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeout)
+    child.on("error", reject)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolvePromise({ status: code, stdout, stderr })
+    })
+  })
+
 /** Is a process alive (zombies count as dead)? */
 export { isAlive } from "@mcpctl/testing/Processes"
 
