@@ -32,11 +32,21 @@ export const measureSlowdown = (): number => {
   return slowdownOf(times.sort((a, b) => a - b)[1]!)
 }
 
-/** The run's slowdown: from the environment, else measured and put into it. */
+/** Test files run at once: `MCPCTL_TEST_WORKERS` (a whole number ≥ 1), else 2. */
+export const testWorkers = (env: NodeJS.ProcessEnv = process.env): number => {
+  const n = Number(env.MCPCTL_TEST_WORKERS)
+  return Number.isInteger(n) && n >= 1 ? n : 2
+}
+
+/**
+ * The run's slowdown: from the environment, else measured and put into it. A measured figure is
+ * one process starting alone; with `workers` files running at once each test shares the machine
+ * with the others' servers, so it is multiplied by their number (capped at MAX_SLOWDOWN).
+ */
 export const slowdown = (env: NodeJS.ProcessEnv = process.env): number => {
   const given = parseSlowdown(env.MCPCTL_TEST_SLOWDOWN)
   if (given !== undefined) return given
-  const measured = measureSlowdown()
+  const measured = Math.min(MAX_SLOWDOWN, measureSlowdown() * testWorkers(env))
   env.MCPCTL_TEST_SLOWDOWN = String(measured)
   return measured
 }

@@ -71,7 +71,7 @@ const upstream = () => {
 const gatewayOf = (make: () => Server, options: Parameters<typeof Gateway.layerHttp>[0] = { port: 0 }) =>
   Effect.map(
     Layer.build(
-      Gateway.layerHttp(options).pipe(Layer.provide(Host.layer({
+      Gateway.layerHttp({ drainTimeoutMs: 0, ...options }).pipe(Layer.provide(Host.layer({
         config: McpConfig.layerStatic({
           servers: { a: { command: "in-memory" } },
           permissions: { allow: ["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route", "mcp__a__progress"], deny: ["mcp__a__danger"] }

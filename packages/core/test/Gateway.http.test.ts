@@ -54,7 +54,7 @@ const hostOf = (cancelled: Array<string>, deny: Array<string> = []) =>
   })
 
 const gatewayOf = (options: Parameters<typeof Gateway.layerHttp>[0], cancelled: Array<string> = [], deny?: Array<string>) =>
-  Effect.map(Layer.build(Gateway.layerHttp(options).pipe(Layer.provide(hostOf(cancelled, deny)))), Context.get(Gateway))
+  Effect.map(Layer.build(Gateway.layerHttp({ drainTimeoutMs: 0, ...options }).pipe(Layer.provide(hostOf(cancelled, deny)))), Context.get(Gateway))
 
 const initialize = JSON.stringify({
   jsonrpc: "2.0",

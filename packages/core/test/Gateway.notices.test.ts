@@ -64,7 +64,7 @@ const connect = (address: string, token: string | undefined) =>
 describe("serve passes notices on", () => {
   it.scoped("log lines during a call go to the caller at its level; resources/updated to the sessions that subscribed", () =>
     Effect.gen(function*() {
-      const context = yield* Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(host)))
+      const context = yield* Layer.build(Gateway.layerHttp({ port: 0, drainTimeoutMs: 0 }).pipe(Layer.provide(host)))
       const { address, token } = Context.get(context, Gateway)
       const a = yield* connect(address, token)
       const b = yield* connect(address, token)

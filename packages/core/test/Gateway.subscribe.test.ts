@@ -55,7 +55,7 @@ const upstream = Effect.acquireRelease(
 
 const gatewayOf = (url: string) =>
   Effect.map(
-    Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provideMerge(Host.layer({
+    Layer.build(Gateway.layerHttp({ port: 0, drainTimeoutMs: 0 }).pipe(Layer.provideMerge(Host.layer({
       config: config({ servers: [server("up", { url })], home: mkdtempSync(path.join(tmpdir(), "mcpctl-gw-subscribe-")), permissions: { allow: ["mcp__*"] } }),
       transport: Transport.layer,
       pins: false

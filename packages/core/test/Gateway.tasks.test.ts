@@ -21,7 +21,7 @@ import * as path from "node:path"
 import { negotiatesTasks, taskIds, TASKS_EXTENSION } from "../src/internal/gateway/GatewayTasks.js"
 
 const gateway = Effect.map(
-  Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(CoreHost.layer({
+  Layer.build(Gateway.layerHttp({ port: 0, drainTimeoutMs: 0 }).pipe(Layer.provide(CoreHost.layer({
     config: config({
       servers: [nodeServer("t", v2TasksServer), nodeServer("u", v2TasksServer)],
       home: mkdtempSync(path.join(tmpdir(), "mcpctl-gateway-tasks-")),

@@ -44,7 +44,7 @@ const status = (url: string, headers: Record<string, string>) =>
 describe("Gateway.layerHttp", () => {
   it.scoped("serves the catalogue on 127.0.0.1 with the host's rules, and refuses foreign hosts and origins", () =>
     Effect.gen(function*() {
-      const context = yield* Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(host)))
+      const context = yield* Layer.build(Gateway.layerHttp({ port: 0, drainTimeoutMs: 0 }).pipe(Layer.provide(host)))
       const { address, token } = Context.get(context, Gateway)
       expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
       const authorization = `Bearer ${token}`
@@ -74,9 +74,9 @@ describe("Gateway.layerHttp", () => {
 
   it.scoped("a port that cannot be bound is a usage error", () =>
     Effect.gen(function*() {
-      const first = yield* Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(host)))
+      const first = yield* Layer.build(Gateway.layerHttp({ port: 0, drainTimeoutMs: 0 }).pipe(Layer.provide(host)))
       const port = Number(new URL(Context.get(first, Gateway).address).port)
-      const error = yield* Layer.build(Gateway.layerHttp({ port }).pipe(Layer.provide(host))).pipe(Effect.flip)
+      const error = yield* Layer.build(Gateway.layerHttp({ port, drainTimeoutMs: 0 }).pipe(Layer.provide(host))).pipe(Effect.flip)
       expect(error).toMatchObject({ _tag: "UsageError" })
       expect(error.message).toContain(`Cannot serve on 127.0.0.1:${port}`)
     }))

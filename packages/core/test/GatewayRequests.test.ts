@@ -123,7 +123,7 @@ const host = Host.layer({
 
 /** A plain SDK client on a fresh gateway session, as the Inspector connects. */
 const connectTo = (hostLayer: typeof host) => Effect.gen(function*() {
-  const context = yield* Layer.build(Gateway.layerHttp({ port: 0 }).pipe(Layer.provide(hostLayer)))
+  const context = yield* Layer.build(Gateway.layerHttp({ port: 0, drainTimeoutMs: 0 }).pipe(Layer.provide(hostLayer)))
   const { address, token } = Context.get(context, Gateway)
   const client = new Client({ name: "inspector-like", version: "1" })
   // The run's bearer token, as the user gives it to the client (issue 12).
