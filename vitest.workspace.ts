@@ -41,6 +41,7 @@ export default defineWorkspace([
       root: "./packages/core",
       include: ["soak/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
+      setupFiles: ["../../test/runnerPriority.ts"],
       testTimeout: scaled(120_000),
       hookTimeout: scaled(30_000),
       pool: "forks"
@@ -54,6 +55,7 @@ export default defineWorkspace([
       root: "./packages/testing",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
+      setupFiles: ["../../test/runnerPriority.ts"],
       testTimeout: scaled(30_000),
       hookTimeout: scaled(30_000),
       pool: "forks"
@@ -67,6 +69,7 @@ export default defineWorkspace([
       root: "./apps/cli",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts", "./test/globalSetup.ts"],
+      setupFiles: ["../../test/runnerPriority.ts"],
       testTimeout: scaled(60_000),
       hookTimeout: scaled(60_000),
       pool: "forks"
@@ -78,6 +81,7 @@ export default defineWorkspace([
       root: ".",
       include: ["test/harness.test.ts"],
       globalSetup: ["./test/tmpdir.globalSetup.ts"],
+      setupFiles: ["./test/runnerPriority.ts"],
       testTimeout: scaled(60_000),
       hookTimeout: scaled(30_000),
       pool: "forks"
@@ -93,6 +97,7 @@ export default defineWorkspace([
       root: "./apps/cli",
       include: ["lb/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts", "./test/globalSetup.ts"],
+      setupFiles: ["../../test/runnerPriority.ts"],
       testTimeout: 240_000,
       hookTimeout: 120_000,
       pool: "forks"
@@ -106,6 +111,7 @@ export default defineWorkspace([
       root: ".",
       include: ["test/package.test.ts"],
       globalSetup: ["./test/tmpdir.globalSetup.ts", "./test/package.globalSetup.ts"],
+      setupFiles: ["./test/runnerPriority.ts"],
       testTimeout: scaled(120_000),
       hookTimeout: scaled(180_000),
       pool: "forks"
