@@ -112,8 +112,14 @@ describe.runIf(process.platform === "linux")("signals", () => {
     const setup = stubborn(2, true)
     const { cli, done, pids } = await start(["servers", "--config", setup.file], setup)
     const ledger = join(ws.home, "processes")
-    expect(readdirSync(ledger).filter((f) => f.endsWith(".json"))).toHaveLength(3)
-    const watchdog = Processes.childrenOf(cli).find((c) => c.command.includes("trap '' INT TERM HUP PIPE"))!
+    // The servers write their pid files themselves, so they can be up before mcpctl has written
+    // their ledger entries or started its watchdog: wait for both.
+    const entries = () => (existsSync(ledger) ? readdirSync(ledger).filter((f) => f.endsWith(".json")) : [])
+    const findWatchdog = () => Processes.childrenOf(cli).find((c) => c.command.includes("trap '' INT TERM HUP PIPE"))
+    const deadline = Date.now() + slow(20_000)
+    while ((entries().length < 3 || findWatchdog() === undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(entries()).toHaveLength(3)
+    const watchdog = findWatchdog()!
     process.kill(watchdog.pid, "SIGKILL")
     process.kill(cli, "SIGKILL")
     await done

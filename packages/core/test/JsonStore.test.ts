@@ -13,6 +13,7 @@ import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSy
 import * as path from "node:path"
 import * as JsonStore from "../src/internal/JsonStore.js"
 import { leftovers, tmpHome } from "./support/files.js"
+import { slow } from "./support/slow.js"
 
 const Counter = Schema.Struct({ n: Schema.Number, at: Schema.optional(Schema.Number) })
 
@@ -60,7 +61,9 @@ describe("JsonStore", () => {
   it.effect("twenty fibers updating at once lose nothing, and leave no lock or temp file", () =>
     Effect.gen(function*() {
       const home = yield* tmpHome("mcpctl-jsonstore-")
-      const store = JsonStore.make(path.join(home, "c.json"), Counter)
+      // The lock's default wait (2 s, then a cache proceeds without it) is shorter than twenty
+      // holders in a row on a starved machine; the property under test is the lock's.
+      const store = JsonStore.make(path.join(home, "c.json"), Counter, { lockWaitMs: slow(30_000), onLockTimeout: "fail" })
       yield* Effect.all(Array.from({ length: 20 }, () =>
         store.update((c) => ({ n: Option.match(c, { onNone: () => 0, onSome: (v) => v.n }) + 1 }))), { concurrency: "unbounded" })
       expect(yield* store.get).toEqual(Option.some({ n: 20 }))
