@@ -104,8 +104,22 @@ describe("what a refused call tells serve's client", () => {
     expect(message).toContain("start serve with --yes")
     expect(message).toContain(`"mcp__a__edit" to permissions.allow in ${local}`)
     expect(message).not.toContain("run on a terminal")
-    const rule = { ...ask, rule: "mcp__a", message: "mcp__a__edit needs approval (rule \"mcp__a\" in permissions.ask of x): …" }
-    expect(refusalMessage("mcp__a__edit", rule, local)).toContain("remove that ask rule")
+    // --names upstream: the client's name is the server's, the rule to add the qualified one.
+    expect(refusalMessage("edit", ask, local)).toContain(`"mcp__a__edit" to permissions.allow in ${local}`)
+  })
+
+  it("an ask rule that asked is told by the error's askRule, whatever its message says", () => {
+    const rule = { _tag: "PermissionDenied", behavior: "ask", rule: "mcp__a", askRule: "mcp__a", message: "anything" }
+    expect(refusalMessage("mcp__a__edit", rule, local)).toBe(
+      `mcp__a__edit needs approval (an ask rule "mcp__a" asks for it), and mcpctl serve cannot ask anyone: start serve with --yes, or remove that ask rule`
+    )
+    // An ask rule naming exactly the tool: an allow rule would not help either.
+    const exact = { ...rule, rule: "mcp__a__edit", askRule: "mcp__a__edit" }
+    expect(refusalMessage("mcp__a__edit", exact, local)).toContain("remove that ask rule")
+    expect(refusalMessage("mcp__a__edit", exact, local)).not.toContain("permissions.allow")
+    // Our own message text no longer decides: one that names permissions.ask but has no askRule.
+    const worded = { _tag: "PermissionDenied", behavior: "ask", rule: "mcp__a", message: "… in permissions.ask of x" }
+    expect(refusalMessage("mcp__a__edit", worded, local)).toContain(`"mcp__a" to permissions.allow in ${local}`)
   })
 
   it("a denial keeps its message", () => {
