@@ -107,6 +107,16 @@ describe("the built CLI", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 
+  it("serve --peer without HOST:PORT is a usage error naming the flag, the value and the form, not ignored", async () => {
+    for (const value of ["replica-b", "replica-b:0", "10.0.0.2:99999", ":8080", "http://replica-b:8080"]) {
+      const r = await run(["serve", "--http", "0", "--peer", "10.0.0.3:8080", "--peer", value, "--config", echo], { home })
+      expect(r.code, value).toBe(2)
+      expect(r.stderr).toContain(`--peer ${value}: expected HOST:PORT`)
+      expect(r.stderr).not.toContain("internal error")
+      expect(r.stderr).not.toContain("serving MCP")
+    }
+  })
+
   it("--cwd of a directory that does not exist is a usage error", async () => {
     for (const args of [["tools", "--cwd", "/nonexistent/project"], ["add", "x", "--cwd", "/nonexistent/project", "--", "node", "x.js"]]) {
       const r = await run(args, { home })

@@ -6,9 +6,10 @@
  * An entry whose checks pass now fails the test too (remove it), so the list only shrinks.
  *
  * Runs: `--suite all` and `--requirements 2026-07-28`, each with serve's own names and with
- * `--names upstream` (the server's names, as a drop-in proxy). CONFORMANCE_SERVE=all runs all
- * four; by default (npm test, 2 cores) the two `--names upstream` runs, the drop-in case the
- * suite can judge fully (with prefixed names it cannot find its tools).
+ * `--names upstream` (the server's names, as a drop-in proxy). With serve's own names the
+ * harness's proxy maps `mcp__ref__<tool>` and `ref__<prompt>` to the server's names and back
+ * (conformanceNames.ts), so the suite finds its tools. CONFORMANCE_SERVE=all runs all four; by
+ * default (npm test, 2 cores) the two `--names upstream` runs.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -32,12 +33,14 @@ interface Run {
   readonly name: string
   readonly select: ReadonlyArray<string>
   readonly serveFlags: ReadonlyArray<string>
+  /** The proxy maps serve's own names to the server's for the suite. */
+  readonly mapNames: boolean
 }
 
 const SELECTS = { all: ["--suite", "all"], "requirements-2026-07-28": ["--requirements", "2026-07-28"] } as const
 const RUNS: ReadonlyArray<Run> = (Object.entries(SELECTS) as Array<[string, ReadonlyArray<string>]>).flatMap(([name, select]) => [
-  { name: `${name}-names-upstream`, select, serveFlags: ["--names", "upstream"] },
-  { name, select, serveFlags: [] }
+  { name: `${name}-names-upstream`, select, serveFlags: ["--names", "upstream"], mapNames: false },
+  { name, select, serveFlags: [], mapNames: true }
 ])
 const selected = process.env.CONFORMANCE_SERVE === "all" ? RUNS : RUNS.filter((r) => r.serveFlags.length > 0)
 
@@ -52,10 +55,10 @@ const directRun = (select: ReadonlyArray<string>) => {
 
 describe("MCP conformance server suite through mcpctl serve", () => {
   for (const run of selected) {
-    it(`server ${run.select.join(" ")} through serve ${run.serveFlags.join(" ") || "(serve's names)"}: no scenario lost that is not listed`, async () => {
+    it(`server ${run.select.join(" ")} through serve ${run.serveFlags.join(" ") || "(serve's names, mapped by the proxy)"}: no scenario lost that is not listed`, async () => {
       const ref = await reference
       const before = await directRun(run.select)
-      const serve = await startServe(ref.url, ws, run.serveFlags)
+      const serve = await startServe(ref.url, ws, run.serveFlags, { mapNames: run.mapNames })
       started.push(serve)
       const through = await runServerSuite(serve.url, run.select, join(outDir, run.name))
       serve.stop()

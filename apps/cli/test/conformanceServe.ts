@@ -4,12 +4,24 @@
  * `mcpctl serve --http` in front of it (conformance-serve.test.ts compares the two). The suite
  * cannot send serve's bearer token, so a small forwarding proxy on 127.0.0.1:0 adds it; the
  * Host header is rewritten only when it is a loopback one, so serve still refuses the others.
+ * With serve's own names the proxy also maps them to the server's and back (conformanceNames.ts):
+ * the suite looks its tools and prompts up by the server's names.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { chmodSync } from "node:fs"
 import { createServer, request as httpRequest } from "node:http"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
+import {
+  answerFromServe,
+  mapJsonText,
+  nameHeaderToServe,
+  type Prefixes,
+  prefixesOf,
+  requestToServe,
+  sseMapper
+} from "./conformanceNames.js"
 import { readResults, type ScenarioResult, summaryScenarios } from "./conformanceResults.js"
 import { cliBin, repoRoot } from "./support.js"
 
@@ -47,15 +59,19 @@ export const startReference = async (): Promise<Running> => {
   return { url: match, stop: () => child.kill("SIGTERM") }
 }
 
+/** The one server serve has in these runs. */
+const SERVER = "ref"
+
 /**
  * `mcpctl serve --http 0` with one server, `ref` at `upstream` (every tool allowed), `extra` flags
- * added, behind the token-adding proxy; the URL is the proxy's.
+ * added, behind the token-adding proxy; the URL is the proxy's. `mapNames`: the proxy maps serve's
+ * own names to the server's and back, for the suite.
  */
 export const startServe = async (
   upstream: string,
   workspace: { readonly home: string; readonly settings: (name: string, value: unknown) => string },
   extra: ReadonlyArray<string>,
-  env: Record<string, string> = {}
+  options: { readonly env?: Record<string, string>; readonly mapNames?: boolean } = {}
 ): Promise<Running> => {
   const token = "conformance-serve-token-0123456789"
   const tokenFile = workspace.settings(`token-${extra.join("-") || "default"}`, token)
@@ -70,9 +86,9 @@ export const startServe = async (
     [cliBin, "serve", "--http", "0", "--token-file", tokenFile, "--config", settings, ...extra],
     "stderr",
     /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
-    { MCPCTL_HOME: workspace.home, ...env }
+    { MCPCTL_HOME: workspace.home, ...options.env }
   )
-  const proxy = await startProxy(new URL(match), token)
+  const proxy = await startProxy(new URL(match), token, options.mapNames === true ? prefixesOf(SERVER) : undefined)
   return {
     url: proxy.url,
     stop: () => {
@@ -84,20 +100,46 @@ export const startServe = async (
 
 const loopbackHost = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/
 
-/** Forwards every request to `target`, streaming both ways, with the bearer token added. */
-export const startProxy = (target: URL, token: string) =>
+/**
+ * Forwards every request to `target`, streaming both ways, with the bearer token added; with
+ * `names`, a POST's names are mapped (conformanceNames.ts) and so are the listings answering it.
+ */
+export const startProxy = (target: URL, token: string, names?: Prefixes) =>
   new Promise<Running>((resolve) => {
     const server = createServer((req, res) => {
-      const headers = { ...req.headers, authorization: `Bearer ${token}` }
+      const headers: Record<string, string | Array<string> | undefined> = { ...req.headers, authorization: `Bearer ${token}` }
       if (loopbackHost.test(req.headers.host ?? "")) headers.host = target.host
       if (typeof req.headers.origin === "string" && loopbackHost.test(new URL(req.headers.origin).host)) headers.origin = target.origin
-      const forward = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
+      const forward = (body: Buffer | undefined, answered: (answer: IncomingMessage) => void) => {
+        const out = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, answered)
+        out.on("error", () => res.headersSent ? res.destroy() : res.writeHead(502).end())
+        res.on("close", () => out.destroy())
+        if (body === undefined) req.pipe(out)
+        else out.end(body)
+      }
+      const passOn = (answer: IncomingMessage) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.pipe(res)
+      }
+      if (names === undefined || req.method !== "POST") return forward(undefined, passOn)
+      const chunks: Array<Buffer> = []
+      req.on("data", (c: Buffer) => chunks.push(c))
+      req.on("end", () => {
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+        } catch {
+          // Not JSON: serve is to judge it as it came.
+          return forward(Buffer.concat(chunks), passOn)
+        }
+        const mapped = requestToServe(parsed, names)
+        const name = nameHeaderToServe(req.headers["mcp-name"] as string | undefined, mapped.rename)
+        if (name !== undefined) headers["mcp-name"] = name
+        const body = Buffer.from(JSON.stringify(mapped.body))
+        headers["content-length"] = String(body.length)
+        delete headers["transfer-encoding"]
+        forward(body, mapped.listings.size === 0 ? passOn : (answer) => mapAnswer(answer, res, (m) => answerFromServe(m, mapped.listings, names)))
       })
-      forward.on("error", () => res.headersSent ? res.destroy() : res.writeHead(502).end())
-      res.on("close", () => forward.destroy())
-      req.pipe(forward)
     })
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo
@@ -110,6 +152,27 @@ export const startProxy = (target: URL, token: string) =>
       })
     })
   })
+
+/** An answer to the suite with its messages mapped by `f`: whole for JSON, line by line for an event stream. */
+const mapAnswer = (answer: IncomingMessage, res: ServerResponse, f: (message: unknown) => unknown) => {
+  const type = String(answer.headers["content-type"] ?? "")
+  const { "content-length": _length, ...headers } = answer.headers
+  answer.setEncoding("utf8")
+  if (type.includes("text/event-stream")) {
+    const sse = sseMapper(f)
+    res.writeHead(answer.statusCode ?? 502, headers)
+    answer.on("data", (chunk: string) => res.write(sse.push(chunk)))
+    answer.on("end", () => res.end(sse.end()))
+    return
+  }
+  let text = ""
+  answer.on("data", (chunk: string) => (text += chunk))
+  answer.on("end", () => {
+    const body = type.includes("application/json") ? mapJsonText(text, f) : text
+    res.writeHead(answer.statusCode ?? 502, { ...headers, "content-length": String(Buffer.byteLength(body)) })
+    res.end(body)
+  })
+}
 
 /** Per-scenario bound of the suite: generous, the box is shared (default 30 s). */
 const SCENARIO_TIMEOUT_MS = "120000"

@@ -39,7 +39,12 @@ export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("Pe
   tool: Schema.String,
   /** The rule that decided (deny) or the rule to add (ask without a terminal). */
   rule: Schema.String,
-  behavior: Schema.Literal("deny", "ask")
+  behavior: Schema.Literal("deny", "ask"),
+  /**
+   * The `permissions.ask` rule that asked, when one did (an allow rule would not help: ask beats
+   * allow); absent when the tool was asked for because no rule allowed it.
+   */
+  askRule: Schema.optional(Schema.String)
 }) {}
 
 /**

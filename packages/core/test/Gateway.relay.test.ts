@@ -5,7 +5,8 @@
  * tells the client. The whole path runs in conformance-serve.test.ts (the protocol's server suite).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { CLIENT_CAPABILITIES_KEY, isInputRequired, relayFor, relayParams } from "../src/internal/pool/InputRelay.js"
+import { CLIENT_CAPABILITIES_KEY, isInputRequired, relayFor, relayParams, requestCapabilities } from "../src/internal/pool/InputRelay.js"
+import { TASKS_EXTENSION } from "../src/internal/pool/hostClient.js"
 import { askerOf, asOurs, refusalMessage, relayOf } from "../src/internal/gateway/GatewayRelay.js"
 import { servesUpstreamNames } from "../src/gateway/Gateway.js"
 import { indexPrompts, upstreamPromptName } from "../src/internal/gateway/GatewayCatalog.js"
@@ -22,17 +23,38 @@ describe("relay", () => {
     })
   })
 
-  it("sends the round on as it came, and the client's capabilities in the modern envelope only", () => {
+  it("sends the round on as it came, and the request's capabilities in the modern envelope only", () => {
     const state = ` {"step":"two","note":"\\u0000 \u2028 𝄞"} `
     const relay = relayFor({ roots: {} }, { inputResponses: { r: { roots: [] } }, requestState: state })
-    expect(relayParams("modern", relay)).toEqual({
+    const capabilities = requestCapabilities({}, relay, undefined)
+    expect(relayParams("modern", relay, capabilities)).toEqual({
       inputResponses: { r: { roots: [] } },
       requestState: state,
       _meta: { [CLIENT_CAPABILITIES_KEY]: { roots: {} } }
     })
-    expect(relayParams("legacy", relay)).toEqual({ inputResponses: { r: { roots: [] } }, requestState: state })
-    expect((relayParams("legacy", relay) as { requestState: string }).requestState).toBe(state)
-    expect(relayParams("modern", undefined)).toEqual({})
+    expect(relayParams("legacy", relay, capabilities)).toEqual({ inputResponses: { r: { roots: [] } }, requestState: state })
+    expect((relayParams("legacy", relay, capabilities) as { requestState: string }).requestState).toBe(state)
+    expect(relayParams("modern", undefined, undefined)).toEqual({})
+    // No relay, but the client's own tasks negotiation: the envelope alone.
+    expect(relayParams("modern", undefined, { elicitation: {} })).toEqual({ _meta: { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } } })
+    expect(relayParams("legacy", undefined, { elicitation: {} })).toEqual({})
+  })
+
+  it("declares per request the connection's capabilities, with the client's answering and tasks negotiation in place of the pool's", () => {
+    const pool = { elicitation: { form: {}, url: {} }, extensions: { [TASKS_EXTENSION]: {}, "x/other": { a: 1 } } }
+    // Nothing of the request's own: the SDK sends the connection's.
+    expect(requestCapabilities(pool, undefined, undefined)).toBeUndefined()
+    // A client that did not negotiate tasks: the server must not see the pool's declaration.
+    expect(requestCapabilities(pool, undefined, false)).toEqual({ elicitation: { form: {}, url: {} }, extensions: { "x/other": { a: 1 } } })
+    expect(requestCapabilities({ extensions: { [TASKS_EXTENSION]: {} } }, undefined, false)).toEqual({})
+    // One that did: declared even where the pool did not.
+    expect(requestCapabilities({}, undefined, true)).toEqual({ extensions: { [TASKS_EXTENSION]: {} } })
+    expect(requestCapabilities(pool, undefined, true)).toEqual(pool)
+    // A relay: the client's ways of answering replace the host's; the extensions stay the connection's.
+    const relay = relayFor({ sampling: {} })
+    expect(requestCapabilities(pool, relay, undefined)).toEqual({ sampling: {}, extensions: pool.extensions })
+    expect(requestCapabilities(pool, relay, false)).toEqual({ sampling: {}, extensions: { "x/other": { a: 1 } } })
+    expect(requestCapabilities({ elicitation: {} }, relay, true)).toEqual({ sampling: {}, extensions: { [TASKS_EXTENSION]: {} } })
   })
 
   it("reads the capabilities from the request's envelope (2026-07-28), else from initialize", () => {
@@ -104,8 +126,22 @@ describe("what a refused call tells serve's client", () => {
     expect(message).toContain("start serve with --yes")
     expect(message).toContain(`"mcp__a__edit" to permissions.allow in ${local}`)
     expect(message).not.toContain("run on a terminal")
-    const rule = { ...ask, rule: "mcp__a", message: "mcp__a__edit needs approval (rule \"mcp__a\" in permissions.ask of x): …" }
-    expect(refusalMessage("mcp__a__edit", rule, local)).toContain("remove that ask rule")
+    // --names upstream: the client's name is the server's, the rule to add the qualified one.
+    expect(refusalMessage("edit", ask, local)).toContain(`"mcp__a__edit" to permissions.allow in ${local}`)
+  })
+
+  it("an ask rule that asked is told by the error's askRule, whatever its message says", () => {
+    const rule = { _tag: "PermissionDenied", behavior: "ask", rule: "mcp__a", askRule: "mcp__a", message: "anything" }
+    expect(refusalMessage("mcp__a__edit", rule, local)).toBe(
+      `mcp__a__edit needs approval (an ask rule "mcp__a" asks for it), and mcpctl serve cannot ask anyone: start serve with --yes, or remove that ask rule`
+    )
+    // An ask rule naming exactly the tool: an allow rule would not help either.
+    const exact = { ...rule, rule: "mcp__a__edit", askRule: "mcp__a__edit" }
+    expect(refusalMessage("mcp__a__edit", exact, local)).toContain("remove that ask rule")
+    expect(refusalMessage("mcp__a__edit", exact, local)).not.toContain("permissions.allow")
+    // Our own message text no longer decides: one that names permissions.ask but has no askRule.
+    const worded = { _tag: "PermissionDenied", behavior: "ask", rule: "mcp__a", message: "… in permissions.ask of x" }
+    expect(refusalMessage("mcp__a__edit", worded, local)).toContain(`"mcp__a" to permissions.allow in ${local}`)
   })
 
   it("a denial keeps its message", () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Gateway } from "@mcpctl/core/Gateway"
 import * as CoreHost from "@mcpctl/core/Host"
 import { Transport } from "@mcpctl/core/Transport"
+import type { ResolvedServer } from "@mcpctl/core/ServerConfig"
 import { config, nodeServer, v2TasksServer } from "@mcpctl/testing/Fixtures"
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
@@ -20,10 +21,10 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { negotiatesTasks, taskIds, TASKS_EXTENSION } from "../src/internal/gateway/GatewayTasks.js"
 
-const gateway = Effect.map(
+const gatewayOf = (servers: ReadonlyArray<ResolvedServer>) => Effect.map(
   Layer.build(Gateway.layerHttp({ port: 0, drainTimeoutMs: 0 }).pipe(Layer.provide(CoreHost.layer({
     config: config({
-      servers: [nodeServer("t", v2TasksServer), nodeServer("u", v2TasksServer)],
+      servers,
       home: mkdtempSync(path.join(tmpdir(), "mcpctl-gateway-tasks-")),
       permissions: { allow: ["mcp__*"] }
     }),
@@ -32,6 +33,12 @@ const gateway = Effect.map(
   })))),
   Context.get(Gateway)
 )
+const gateway = gatewayOf([nodeServer("t", v2TasksServer), nodeServer("u", v2TasksServer)])
+/** The same server spoken to in the 2025 era. */
+const legacy = (name: string): ResolvedServer => {
+  const s = nodeServer(name, v2TasksServer)
+  return { ...s, config: { ...s.config, protocol: "legacy" } } as ResolvedServer
+}
 
 type Answer = { readonly result?: Record<string, any>; readonly error?: { code: number; message: string; data?: any } }
 
@@ -128,33 +135,56 @@ describe("serve passes tasks through", () => {
       expect(textOf((yield* rpc("tools/call", { name: "mcp__t__greet", arguments: { name: "W" } }, true)).result)).toBe("Hello, W!")
     }), slow(90_000))
 
-  it.scopedLive("a client that did not gets the task's result, the server's error for a crash, and -32021 for task methods", () =>
+  it.scopedLive("a client that did not: the server hears so, and answers it without a task, as it would directly; task methods are -32021", () =>
     Effect.gen(function*() {
       const rpc = rpcTo(yield* gateway)
+      const tasksOf = (server: string) =>
+        Effect.map(rpc("tools/call", { name: `mcp__${server}__started`, arguments: {} }, false), (a) => JSON.parse(textOf(a.result)) as Array<string>)
+      const before = yield* tasksOf("t")
       const done = yield* rpc("tools/call", { name: "mcp__t__slow_compute", arguments: { seconds: 1, label: "b" } }, false)
       expect(done.result?.resultType).toBe("complete")
       expect(textOf(done.result)).toBe("computed b in 1s")
       const failing = yield* rpc("tools/call", { name: "mcp__t__failing_job", arguments: {} }, false)
       expect(failing.result).toMatchObject({ isError: true, content: [{ type: "text", text: "the job failed: disk full" }] })
+      // Run by the server's own tools/call, which makes a tool error of what the job throws.
       const crashed = yield* rpc("tools/call", { name: "mcp__u__protocol_error_job", arguments: {} }, false)
-      expect(crashed.error).toMatchObject({ code: -32603 })
-      expect(crashed.error?.message).toContain("the job crashed")
+      expect(crashed.result).toMatchObject({ isError: true })
+      expect(textOf(crashed.result)).toContain("the job crashed")
+      // No task was made: the envelope did not carry the pool's own tasks declaration.
+      expect(yield* tasksOf("t")).toEqual(before)
       const refused = yield* rpc("tasks/get", { taskId: "t:x" }, false)
       expect(refused.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } })
     }), slow(90_000))
+})
 
-  it.scopedLive("a client that did not, dropping its call, has the task cancelled on the server", () =>
+describe("serve follows a 2025-era server's task for a client that did not negotiate tasks", () => {
+  const legacyGateway = gatewayOf([legacy("l")])
+
+  it.scopedLive("it gets the task's result, or the server's error for a crash", () =>
     Effect.gen(function*() {
-      const rpc = rpcTo(yield* gateway)
-      const before = JSON.parse(textOf((yield* rpc("tools/call", { name: "mcp__t__started", arguments: {} }, false)).result)) as Array<string>
+      const rpc = rpcTo(yield* legacyGateway)
+      const done = yield* rpc("tools/call", { name: "mcp__l__slow_compute", arguments: { seconds: 1, label: "b" } }, false)
+      expect(done.result?.resultType).toBe("complete")
+      expect(textOf(done.result)).toBe("computed b in 1s")
+      const failing = yield* rpc("tools/call", { name: "mcp__l__failing_job", arguments: {} }, false)
+      expect(failing.result).toMatchObject({ isError: true, content: [{ type: "text", text: "the job failed: disk full" }] })
+      const crashed = yield* rpc("tools/call", { name: "mcp__l__protocol_error_job", arguments: {} }, false)
+      expect(crashed.error).toMatchObject({ code: -32603 })
+      expect(crashed.error?.message).toContain("the job crashed")
+    }), slow(90_000))
+
+  it.scopedLive("dropping its call has the task cancelled on the server", () =>
+    Effect.gen(function*() {
+      const rpc = rpcTo(yield* legacyGateway)
+      const before = JSON.parse(textOf((yield* rpc("tools/call", { name: "mcp__l__started", arguments: {} }, false)).result)) as Array<string>
       const abort = new AbortController()
       const call = yield* Effect.fork(Effect.either(Effect.tryPromise(() =>
-        Effect.runPromise(rpc("tools/call", { name: "mcp__t__slow_compute", arguments: { seconds: 600 } }, false, abort.signal))
+        Effect.runPromise(rpc("tools/call", { name: "mcp__l__slow_compute", arguments: { seconds: 600 } }, false, abort.signal))
       )))
       // The task exists on the server once it is in the server's list.
       let created: Array<string> = []
       while (created.length === 0) {
-        const now = JSON.parse(textOf((yield* rpc("tools/call", { name: "mcp__t__started", arguments: {} }, false)).result)) as Array<string>
+        const now = JSON.parse(textOf((yield* rpc("tools/call", { name: "mcp__l__started", arguments: {} }, false)).result)) as Array<string>
         created = now.filter((t) => !before.includes(t))
         if (created.length === 0) yield* Effect.sleep("100 millis")
       }
@@ -162,7 +192,7 @@ describe("serve passes tasks through", () => {
       yield* call.await
       let status = ""
       while (status !== "cancelled") {
-        status = (yield* rpc("tasks/get", { taskId: `t:${created[0]}` }, true)).result!.status
+        status = (yield* rpc("tasks/get", { taskId: created[0] }, true)).result!.status
         if (status !== "cancelled") yield* Effect.sleep("100 millis")
       }
       expect(status).toBe("cancelled")

@@ -283,6 +283,7 @@ describe("Permission", () => {
       expect(error.behavior).toBe("ask")
       expect(error.tool).toBe("mcp__fs__write_file")
       expect(error.rule).toBe("mcp__fs__write_file")
+      expect(error.askRule).toBeUndefined()
       expect(error.message).toBe(
         `mcp__fs__write_file was not approved. To allow it without asking, add "mcp__fs__write_file" to permissions.allow in .mcpctl/settings.local.json`
       )
@@ -316,6 +317,8 @@ describe("Permission", () => {
       const error = denied(exit)
       expect(error.behavior).toBe("ask")
       expect(error.rule).toBe("mcp__x__y")
+      // No ask rule asked: the tool is simply not allowed (serve reads this field, not the message).
+      expect(error.askRule).toBeUndefined()
       expect(error.message).toBe(
         `mcp__x__y needs approval: run on a terminal, pass --yes, or add "mcp__x__y" to permissions.allow in .mcpctl/settings.local.json`
       )
@@ -327,6 +330,7 @@ describe("Permission", () => {
       const error = denied(exit)
       expect(error.behavior).toBe("ask")
       expect(error.rule).toBe("mcp__x")
+      expect(error.askRule).toBe("mcp__x")
       expect(error.message).toBe(
         `mcp__x__y needs approval (rule "mcp__x" in permissions.ask of your settings): run on a terminal or pass --yes, or remove that ask rule`
       )

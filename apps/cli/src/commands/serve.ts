@@ -17,6 +17,7 @@ import * as Schema from "effect/Schema"
 import * as fs from "node:fs/promises"
 import * as Path from "node:path"
 import { serveMetrics } from "@mcpctl/core/Host"
+import { splitPeer } from "@mcpctl/core/internal/gateway/cancelRelay"
 import { isLoopbackHost, parseListen } from "@mcpctl/core/internal/gateway/HttpAccess"
 import * as Flags from "../Flags.js"
 import { runOnHost, VERSION } from "../Host.js"
@@ -36,8 +37,15 @@ const allowedHost = Options.text("allowed-host").pipe(
   Options.repeated,
   Options.withDescription("A Host (and Origin) name a proxy in front presents, e.g. mcp.example.com (repeatable); loopback names are always answered")
 )
+const badPeer = (peers: ReadonlyArray<string>) => peers.find((p) => splitPeer(p) === undefined)
 const peer = Options.text("peer").pipe(
   Options.repeated,
+  // Refused, not skipped: a typo'd peer would otherwise never hear a cancel, and nobody would know.
+  Options.withSchema(Schema.mutable(Schema.Array(Schema.String)).pipe(Schema.filter((peers) => badPeer(peers) === undefined, {
+    message: (issue) =>
+      `--peer ${badPeer(issue.actual as ReadonlyArray<string>)}: expected HOST:PORT, another replica's address ` +
+      "(e.g. 10.0.0.2:8080, replica-b:8080 or [fd00::2]:8080; port 1 to 65535)"
+  }))),
   Options.withDescription("Another replica behind the same balancer, HOST:PORT (repeatable; a name counts for each address it resolves to): a 2025-era cancel for a call not running here is passed on to it")
 )
 const drainTimeout = Options.integer("drain-timeout").pipe(

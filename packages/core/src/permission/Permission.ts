@@ -440,7 +440,8 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
               `to permissions.allow in ${LOCAL_SETTINGS_FILE}`,
             tool: request.tool,
             rule: request.tool,
-            behavior: "ask"
+            behavior: "ask",
+            ...(rule !== undefined ? { askRule: rule } : {})
           })
         case "unavailable":
           return yield* new PermissionDenied(
@@ -458,7 +459,8 @@ export const make: Effect.Effect<Permission["Type"], never, McpConfig | Prompter
                   `run on a terminal or pass --yes, or remove that ask rule`,
                 tool: request.tool,
                 rule,
-                behavior: "ask"
+                behavior: "ask",
+                askRule: rule
               }
           )
       }

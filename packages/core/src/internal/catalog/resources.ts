@@ -10,7 +10,7 @@ import * as Either from "effect/Either"
 import type { ResolvedServer } from "../../config/ServerConfig.js"
 import { ListKey } from "../pool/ConnectionLists.js"
 import { type Connection, ConnectionPool, request } from "../../pool/ConnectionPool.js"
-import { type InputRelay, relayParams } from "../pool/InputRelay.js"
+import { type InputRelay, relayParams, requestCapabilities } from "../pool/InputRelay.js"
 import { type RequestError } from "../pool/RequestErrors.js"
 import { type ContentItem, type FileContent } from "../../content/ContentItem.js"
 import { type OutputWriteError, persistBinary, persistCallContent } from "../content/Persist.js"
@@ -118,7 +118,7 @@ export const readResource = (server: string, uri: string, relay?: InputRelay) =>
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "resources/read", (c) =>
       request(c, "resources/read", (client, signal) =>
-        client.readResource({ uri, ...relayParams(c.era, relay) } as { uri: string }, { signal, ...(relay ? { allowInputRequired: true } : {}) }))))
+        client.readResource({ uri, ...relayParams(c.era, relay, requestCapabilities(c.clientCapabilities, relay, undefined)) } as { uri: string }, { signal, ...(relay ? { allowInputRequired: true } : {}) }))))
 
 /**
  * Gets one prompt with its arguments filled in, unchecked (see {@link getPromptChecked}). With a
@@ -128,7 +128,7 @@ export const getPrompt = (server: string, name: string, args: Record<string, str
   Effect.flatMap(ConnectionPool, (pool) =>
     pool.run(server, "prompts/get", (c) =>
       request(c, "prompts/get", (client, signal) =>
-        client.getPrompt({ name, arguments: args, ...relayParams(c.era, relay) } as { name: string; arguments: Record<string, string> }, {
+        client.getPrompt({ name, arguments: args, ...relayParams(c.era, relay, requestCapabilities(c.clientCapabilities, relay, undefined)) } as { name: string; arguments: Record<string, string> }, {
           signal,
           ...(relay ? { allowInputRequired: true } : {})
         }))))

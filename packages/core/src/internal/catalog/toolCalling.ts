@@ -15,7 +15,7 @@ import { parseToolName } from "../Naming.js"
 import { changedMessage, type Pins } from "../../catalog/Pins.js"
 import type { Permission } from "../../permission/Permission.js"
 import { type ConnectionPool, request } from "../../pool/ConnectionPool.js"
-import { relayParams } from "../pool/InputRelay.js"
+import { relayParams, requestCapabilities } from "../pool/InputRelay.js"
 import type { RequestError } from "../pool/RequestErrors.js"
 import { checkStructuredContent } from "../pool/SchemaValidator.js"
 import { trackCall } from "../callMetrics.js"
@@ -123,7 +123,8 @@ export const makeCalling = ({ config, definitions, elicitation, permission, pins
     const sent = pool.run(tool.server, "tools/call", (connection) =>
       request(connection, "tools/call", (client, signal) => {
         const relay = options?.relay
-        const params = { name: tool.tool, arguments: args, ...relayParams(connection.era, relay, (connection.client as unknown as { _capabilities?: { extensions?: object } })._capabilities?.extensions) }
+        const capabilities = requestCapabilities(connection.clientCapabilities, relay, options?.tasks)
+        const params = { name: tool.tool, arguments: args, ...relayParams(connection.era, relay, capabilities) }
         const answered = client.callTool(params as { name: string; arguments: Record<string, unknown> }, {
           ...(relay !== undefined ? { allowInputRequired: true } : {}),
           // The definition the catalogue holds (the SDK would otherwise look for a listing in its

@@ -104,6 +104,13 @@ export interface CallOptions {
    * the result instead of being answered here, and this round's answers and state are sent on.
    */
   readonly relay?: InputRelay | undefined
+  /**
+   * A gateway's client negotiated the tasks extension (true) or did not (false): the request's
+   * 2026-07-28 envelope says so to the server instead of the pool's own declaration, so a server
+   * answers that client as it would directly (a task, or -32021 for a tool that needs one).
+   * Unset: the pool's declaration. The 2025 era has no per-request capabilities.
+   */
+  readonly tasks?: boolean | undefined
 }
 
 export type CallError = ServerUnavailable | RequestError | ToolTimeout | UsageError | PermissionDenied | ConfigError | ToolChanged

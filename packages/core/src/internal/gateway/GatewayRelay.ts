@@ -70,18 +70,25 @@ export const asOurs = <A extends object>(result: A): A => {
 /** What serve's client is told of a refused call of `name`: advice that fits serve (pure). */
 export const refusalMessage = (
   name: string,
-  error: { readonly _tag: string; readonly message: string; readonly behavior?: string; readonly rule?: string },
+  error: {
+    readonly _tag: string
+    readonly message: string
+    readonly behavior?: string
+    readonly rule?: string
+    readonly askRule?: string | undefined
+  },
   localSettings: string
 ): string => {
   // Resolving failed: unknown, or hidden by includeTools/excludeTools. Only that it is not
   // offered: which pattern hid it, in which file, is not the client's business.
   if (error._tag === "UsageError") return `${name} is not offered by this server.`
   if (error._tag === "PermissionDenied" && error.behavior === "ask") {
-    // Nobody can be asked: serve has no terminal, its stdin may be the MCP stream.
-    return error.rule === undefined || error.rule === name || !error.message.includes("permissions.ask")
+    // Nobody can be asked: serve has no terminal, its stdin may be the MCP stream. Under an ask
+    // rule an allow rule would not help (ask beats allow).
+    return error.askRule === undefined
       ? `${name} needs approval, and mcpctl serve cannot ask anyone: start serve with --yes, ` +
         `or add "${error.rule ?? name}" to permissions.allow in ${localSettings}`
-      : `${name} needs approval (an ask rule "${error.rule}" asks for it), and mcpctl serve cannot ask anyone: ` +
+      : `${name} needs approval (an ask rule "${error.askRule}" asks for it), and mcpctl serve cannot ask anyone: ` +
         "start serve with --yes, or remove that ask rule"
   }
   return error.message

@@ -194,7 +194,9 @@ export const makeGateway = (options: GatewayBuild = {}) => Effect.gen(function*(
     Effect.flatMap(qualify(name), (qualified) => notices.during(registry.resolve(qualified), extra.notice, asking(registry.resolve(qualified), extra.ask, registry.call(qualified, args, {
       signal: extra.signal,
       onProgress: progressTo(extra._meta?.progressToken, extra.sendNotification),
-      relay: extra.relay
+      relay: extra.relay,
+      // The server hears our client's own negotiation (2026-07-28): a task only for a client that can take one.
+      tasks: extra.tasks
     }).pipe(
       Effect.flatMap(({ result, tool }) => Effect.map(tasks.settle(tool.server, result, extra.tasks), (settled) => ({ result: settled, tool }))),
       Effect.map(({ result: theirs, tool }): CallToolResult => {

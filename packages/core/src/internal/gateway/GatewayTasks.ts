@@ -7,9 +7,13 @@
  *   `tasks/update` and `tasks/cancel` go to the server that made it. The id names that server
  *   (`<server>:<id>`, the server's own id when serve has one server), so any request of the
  *   client finds the task: another session, a stateless request, another replica.
- * - A client that did not gets what it asked for: serve follows the task to its end and answers
- *   with its result (a `failed` task is the server's JSON-RPC error); the client cancelling its
- *   call cancels the task. A task that needs input such a client cannot give is cancelled.
+ * - A client that did not is answered as the server would answer it directly: a 2026-07-28
+ *   request's envelope carries that client's negotiation, not the pool's (CallOptions.tasks,
+ *   InputRelay.requestCapabilities), so the server runs the call without a task, or refuses a
+ *   tool that needs one with -32021. A 2025-era connection has no per-request capabilities (the
+ *   pool declared tasks at initialize): there serve follows the task to its end and answers with
+ *   its result (a `failed` task is the server's JSON-RPC error); the client cancelling its call
+ *   cancels the task. A task that needs input such a client cannot give is cancelled.
  *
  * The extension has no `tasks/list` and no `tasks/result`: serve answers them -32601, as the SDK
  * does for any method it has no handler for.

@@ -4,11 +4,12 @@
  * answering `tools/call`, `prompts/get` or `resources/read` with an `input_required` result; a
  * relayed request hands that result back to the caller instead of answering it here, and the
  * caller's retry carries the answers (`inputResponses`) and the server's `requestState`, which is
- * sent on byte for byte. The server learns what the gateway's client can answer from the
- * capabilities sent with the request.
+ * sent on byte for byte. The server learns what the gateway's client can answer, and whether it
+ * can take a task, from the capabilities sent with the request.
  */
 import type { ClientCapabilities } from "@modelcontextprotocol/client"
 import type { Era } from "./EraCache.js"
+import { TASKS_EXTENSION } from "./hostClient.js"
 
 /** The `_meta` key of the per-request client capabilities (2026-07-28 envelope). */
 export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
@@ -45,19 +46,40 @@ export const relayFor = (
 }
 
 /**
- * The params a relayed request adds to its own: the previous round's answers and state, and (in
- * the modern era, where every request carries them) the client's capabilities (pure).
+ * The client capabilities one forwarded request declares in its 2026-07-28 envelope (pure): the
+ * connection's own (`declared`, what the pool told the server), with the gateway client's ways of
+ * answering in place of the host's when it relays, and the tasks extension as that client
+ * negotiated it (`tasks`) rather than as the pool did: a server must see that the client cannot
+ * take a task (it answers -32021 for a tool that needs one). `undefined`: nothing of the request's
+ * own, the SDK sends the connection's.
  */
-export const relayParams = (era: Era, relay: InputRelay | undefined, extensions?: object | undefined): Record<string, unknown> => {
-  if (relay === undefined) return {}
-  // The envelope replaces the connection's own capabilities: its extensions (tasks) are kept.
-  const capabilities = extensions === undefined ? relay.capabilities : { ...relay.capabilities, extensions }
-  return {
-    ...(relay.inputResponses !== undefined ? { inputResponses: relay.inputResponses } : {}),
-    ...(relay.requestState !== undefined ? { requestState: relay.requestState } : {}),
-    ...(era === "modern" ? { _meta: { [CLIENT_CAPABILITIES_KEY]: capabilities } } : {})
-  }
+export const requestCapabilities = (
+  declared: ClientCapabilities,
+  relay: InputRelay | undefined,
+  tasks: boolean | undefined
+): ClientCapabilities | undefined => {
+  if (relay === undefined && tasks === undefined) return undefined
+  const { [TASKS_EXTENSION]: _pool, ...others } = declared.extensions ?? {}
+  const extensions: ClientCapabilities["extensions"] = tasks === undefined ? declared.extensions : tasks ? { ...others, [TASKS_EXTENSION]: {} } : others
+  const base: ClientCapabilities = relay === undefined ? declared : { ...withoutAnswering(declared), ...relay.capabilities }
+  const { extensions: _declared, ...rest } = base
+  return extensions === undefined || Object.keys(extensions).length === 0 ? rest : { ...rest, extensions }
 }
+
+/** Capabilities without the ways of answering: a relayed request declares its client's instead. */
+const withoutAnswering = (capabilities: ClientCapabilities): ClientCapabilities =>
+  Object.fromEntries(Object.entries(capabilities).filter(([k]) => !(ANSWERING as ReadonlyArray<string>).includes(k))) as ClientCapabilities
+
+/**
+ * The params a forwarded request adds to its own: the previous round's answers and state (a
+ * relay), and in the modern era, where every request carries them, the request's capabilities
+ * ({@link requestCapabilities}) (pure).
+ */
+export const relayParams = (era: Era, relay: InputRelay | undefined, capabilities: ClientCapabilities | undefined): Record<string, unknown> => ({
+  ...(relay?.inputResponses !== undefined ? { inputResponses: relay.inputResponses } : {}),
+  ...(relay?.requestState !== undefined ? { requestState: relay.requestState } : {}),
+  ...(era === "modern" && capabilities !== undefined ? { _meta: { [CLIENT_CAPABILITIES_KEY]: capabilities } } : {})
+})
 
 /** Whether a result is a server's `input_required` answer (pure). */
 export const isInputRequired = (result: unknown): boolean =>

@@ -158,6 +158,7 @@ export function make(options: PoolOptions) {
           kind: opened.kind,
           serverInfo: client.getServerVersion(),
           capabilities: client.getServerCapabilities(),
+          clientCapabilities: handshakeOptions.capabilities?.capabilities ?? {},
           instructions: client.getInstructions(),
           connectMs: yield* elapsed,
           lists: new ConnectionLists({ shared: sharedLists.get(name) }),

@@ -3,7 +3,7 @@
  * options. Shared by the public `pool/ConnectionPool.ts`, which names each for users, and the
  * implementation `internal/pool/pool.ts`. A leaf of the pool stage.
  */
-import type { Client, Implementation, ServerCapabilities } from "@modelcontextprotocol/client"
+import type { Client, ClientCapabilities, Implementation, ServerCapabilities } from "@modelcontextprotocol/client"
 import type * as Duration from "effect/Duration"
 import type { Protocol, ResolvedServer } from "../../config/ServerConfig.js"
 import type { ServerUnavailable } from "../../Errors.js"
@@ -23,6 +23,11 @@ export interface Connection {
   readonly kind: ConcreteKind
   readonly serverInfo: Implementation | undefined
   readonly capabilities: ServerCapabilities | undefined
+  /**
+   * What the pool declared to the server as ours: in `initialize` (2025 era), and in every
+   * 2026-07-28 envelope unless a request sends its own (a gateway's, for its client: InputRelay.ts).
+   */
+  readonly clientCapabilities: ClientCapabilities
   readonly instructions: string | undefined
   readonly connectMs: number
   /**
