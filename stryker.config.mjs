@@ -30,6 +30,7 @@ const groups = {
     tests: [
       "test/RequestDriver.test.ts",
       "test/RequestDriverSignals.test.ts",
+      "test/RequestDriver.reuse.test.ts",
       "test/RequestDriver.failures.test.ts",
       "test/FailureKinds.test.ts",
       "test/RequestErrors.test.ts"
