@@ -17,7 +17,13 @@ const groups = {
     tests: ["test/Naming.test.ts", "test/Naming.fullName.test.ts", "test/ToolRegistry.names.test.ts"]
   },
   permission: {
-    mutate: ["packages/core/src/permission/Permission.ts", "packages/core/src/internal/permission/NameFold.ts"],
+    mutate: [
+      "packages/core/src/permission/Permission.ts",
+      "packages/core/src/internal/permission/rules.ts",
+      "packages/core/src/internal/permission/prompt.ts",
+      "packages/core/src/internal/permission/permission.ts",
+      "packages/core/src/internal/permission/NameFold.ts"
+    ],
     tests: ["test/Permission.test.ts", "test/Permission.ports.test.ts", "test/NameFold.test.ts"]
   },
   // The pool's request driver with its one classification of failures.
@@ -30,6 +36,7 @@ const groups = {
     tests: [
       "test/RequestDriver.test.ts",
       "test/RequestDriverSignals.test.ts",
+      "test/RequestDriver.reuse.test.ts",
       "test/RequestDriver.failures.test.ts",
       "test/FailureKinds.test.ts",
       "test/RequestErrors.test.ts"

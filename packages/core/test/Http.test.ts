@@ -6,7 +6,7 @@ import { getEventListeners } from "node:events"
 import { existsSync } from "node:fs"
 import type * as http from "node:http"
 import { afterAll, beforeAll } from "vitest"
-import { fetchWithTimeout, RequestTimeoutError } from "../src/internal/transport/Http.js"
+import { fetchWithTimeout, isRequestTimeout } from "../src/internal/transport/Http.js"
 import { isAuthError, isTerminalTransportError, shouldFallBackToSse } from "../src/internal/transport/TransportErrors.js"
 import { closeServer, connect, connectError, listen, textOf } from "./support/remote.js"
 import { slow } from "./support/slow.js"
@@ -101,7 +101,8 @@ describe("fetchWithTimeout", () => {
       yield* Effect.addFinalizer(() => Effect.promise(() => closeServer(server)))
       const started = Date.now()
       const error = yield* Effect.promise(() => fetchWithTimeout(200)(url).then(() => undefined, (e: unknown) => e))
-      expect(error).toBeInstanceOf(RequestTimeoutError)
+      expect(isRequestTimeout(error)).toBe(true)
+      expect(error).toMatchObject({ _tag: "RequestTimeoutError", url, timeoutMs: 200 })
       expect(Date.now() - started).toBeLessThan(5_000)
       expect(isTerminalTransportError(error)).toBe(true)
     }).pipe(Effect.scoped))

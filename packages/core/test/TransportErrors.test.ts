@@ -130,7 +130,7 @@ describe("isTerminalTransportError", () => {
     expect(isTerminalTransportError(new TypeError("terminated"))).toBe(true)
     expect(isTerminalTransportError(new Error("socket hang up"))).toBe(true)
     expect(isTerminalTransportError(new AggregateError([sys("ECONNREFUSED")], "connect failed"))).toBe(true)
-    expect(isTerminalTransportError(new RequestTimeoutError("http://x", 1))).toBe(true)
+    expect(isTerminalTransportError(new RequestTimeoutError({ url: "http://x", timeoutMs: 1 }))).toBe(true)
   })
   it("not: fetch failed without such a cause, HTTP errors, protocol errors", () => {
     expect(isTerminalTransportError(new TypeError("fetch failed"))).toBe(false)

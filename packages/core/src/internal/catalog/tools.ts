@@ -8,7 +8,7 @@ import type { ConfigError, PermissionDenied, ServerUnavailable, ToolChanged, Too
 import { toolHints } from "./Annotations.js"
 import { buildToolName, parseToolName, PREFIX, truncateDescription } from "../Naming.js"
 import { definitionHash, type PinState } from "../../catalog/Pins.js"
-import { decide, denyMatchesFolded } from "../../permission/Permission.js"
+import { decide, denyMatchesFolded } from "../permission/rules.js"
 import * as CacheHints from "../pool/CacheHints.js"
 import { ListKey } from "../pool/ConnectionLists.js"
 import type { InputRelay } from "../pool/InputRelay.js"

@@ -40,7 +40,7 @@ export interface RequestOptions {
  * when the request settles), so a reused signal carries nothing of it; an aborted one is dropped.
  */
 const spare: Array<AbortController> = []
-const SPARE_MAX = 64
+export const SPARE_MAX = 64
 
 /**
  * Sends one SDK request over `target`'s client. `send` gets the signal the SDK must watch:
@@ -80,10 +80,10 @@ export const request = <A>(
       } catch (cause) {
         failed(cause)
       }
+      // Run once, on interruption. Not after `release`: the controller may serve another
+      // request by then. An aborted controller is never handed on (`release`).
       return Effect.sync(() => {
-        if (settled) return
-        settled = true
-        controller.abort()
+        if (!settled) controller.abort()
       })
     })
   })

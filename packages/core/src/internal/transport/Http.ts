@@ -6,6 +6,7 @@
 import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import type { OAuthClientProvider, FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type { RemoteServerConfig, ResolvedServer } from "../../config/ServerConfig.js"
 import { ServerUnavailable } from "../../Errors.js"
@@ -21,16 +22,26 @@ import { WebSocketTransport } from "./WebSocket.js"
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The reason a request is aborted when its headers did not arrive in time. It carries
- * `code: "ETIMEDOUT"` so `isTerminalTransportError` counts it like a socket timeout.
+ * The reason a request is aborted when its headers did not arrive in time (`fetch` rejects with
+ * it). It carries `code: "ETIMEDOUT"` so `isTerminalTransportError` counts it like a socket
+ * timeout, and messages name it as one; recognise it by its tag (`isRequestTimeout`).
  */
-export class RequestTimeoutError extends Error {
-  readonly code = "ETIMEDOUT"
-  override readonly name = "RequestTimeoutError"
-  constructor(readonly url: string, readonly timeoutMs: number) {
-    super(`No response headers from ${url} within ${timeoutMs} ms`)
+export class RequestTimeoutError extends Schema.TaggedError<RequestTimeoutError>()("RequestTimeoutError", {
+  url: Schema.String,
+  timeoutMs: Schema.Number
+}) {
+  get code(): "ETIMEDOUT" {
+    return "ETIMEDOUT"
+  }
+
+  override get message(): string {
+    return `No response headers from ${this.url} within ${this.timeoutMs} ms`
   }
 }
+
+/** A request aborted by {@link fetchWithTimeout}'s timer: {@link RequestTimeoutError}, by tag (any copy of this module). */
+export const isRequestTimeout = (error: unknown): error is RequestTimeoutError =>
+  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "RequestTimeoutError"
 
 const requestUrl = (input: string | URL | Request): string =>
   typeof input === "string" ? input : input instanceof URL ? input.href : input.url
@@ -48,7 +59,7 @@ export const fetchWithTimeout =
   async (input, init) => {
     const controller = new AbortController()
     const url = requestUrl(input)
-    const timer = setTimeout(() => controller.abort(new RequestTimeoutError(url, timeoutMs)), timeoutMs)
+    const timer = setTimeout(() => controller.abort(new RequestTimeoutError({ url, timeoutMs })), timeoutMs)
     timer.unref?.()
     // The transport's own signal lives as long as the connection: `AbortSignal.any` follows it
     // without adding a listener per request (its dependants are weakly held), so neither the
