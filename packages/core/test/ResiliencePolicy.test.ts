@@ -132,6 +132,19 @@ describe("answerInvalidResponses", () => {
     expect(g.received()).toBe(messages.length)
   })
 
+  it("on a legacy connection passes results on without resultType (the legacy decoder would copy each to strip it)", () => {
+    const delivered: Array<unknown> = []
+    const transport = { onmessage: (m: unknown) => void delivered.push(m) } as unknown as SdkTransport
+    answerInvalidResponses(transport, "s", undefined, undefined, undefined, "legacy")
+    const sent = { jsonrpc: "2.0" as const, id: 1, result: { content: [] } }
+    transport.onmessage!(sent)
+    expect(delivered).toEqual([{ jsonrpc: "2.0", id: 1, result: { content: [] } }])
+    expect(delivered[0]).toBe(sent)
+    // The malformed-answer check is the same in both eras.
+    transport.onmessage!({ jsonrpc: "2.0", id: 2, result: "not a result object" } as unknown as JSONRPCMessage)
+    expect(delivered[1]).toMatchObject({ id: 2, error: { code: -32603 } })
+  })
+
   it("turns a malformed answer with an id into an InternalError for that id, naming the server", () => {
     const g = guarded("weird")
     const bad = [

@@ -256,6 +256,7 @@ export const makeListing = ({ config, pins, pool }: ListingDeps) => {
     list,
     listServer,
     resolve,
+    lookup,
     search,
     trust,
     /** The definition each catalogue entry was made from (pin diffs). */

@@ -7,6 +7,7 @@
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, ProtocolErrorCode } from "@modelcontextprotocol/client"
 import type { Transport as SdkTransport, JSONRPCNotification } from "@modelcontextprotocol/client"
 import type { NotificationShortcut } from "./hostClient.js"
+import type { Era } from "./EraCache.js"
 import type { ConcreteKind } from "../transport/OpenedTransport.js"
 import type { RequestError } from "./RequestErrors.js"
 
@@ -86,7 +87,8 @@ const looksLikeResult = (message: unknown): boolean => {
 /**
  * A result without `resultType` is a complete one: the 2026-07-28 revision tells clients to assume
  * "complete" when it is absent, but the SDK's modern-era decoder refuses such a result outright
- * ("missing required resultType"). Earlier eras strip the field, so adding it changes nothing there.
+ * ("missing required resultType"). The legacy decoder strips the field again, by copying the
+ * result: `answerInvalidResponses` adds it on modern connections only.
  */
 export const completeByDefault = <M>(message: M): M => {
   // In place: this is every answer's path, and a copy per result was measurable per call.
@@ -159,13 +161,16 @@ const notificationGate = (transport: SdkTransport, listens: (method: string) => 
  * and progress for no request in flight, are dropped before the SDK's schema dispatch. `direct`
  * takes a notification off the SDK's path altogether when it returns true (server logs: dropped
  * below the host's threshold or handed to its handler; that dispatch cost ~0.1 ms a message).
+ * `era`: a legacy connection's results are passed on without `resultType` added (completeByDefault
+ * is for the modern decoder; the legacy one copies every result that has the field to strip it).
  */
 export const answerInvalidResponses = (
   transport: SdkTransport,
   server: string,
   onReceive?: () => void,
   listens?: ((method: string) => boolean) | undefined,
-  direct?: NotificationShortcut | undefined
+  direct?: NotificationShortcut | undefined,
+  era: Era = "modern"
 ): void => {
   const deliver = transport.onmessage
   if (!deliver) return
@@ -185,7 +190,7 @@ export const answerInvalidResponses = (
         gate.answered((message as { readonly id?: unknown }).id)
       }
     }
-    if (looksLikeResult(message)) return deliver(completeByDefault(message), extra)
+    if (looksLikeResult(message)) return deliver(era === "modern" ? completeByDefault(message) : message, extra)
     if (
       isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isJSONRPCRequest(message) ||
       isJSONRPCNotification(message)

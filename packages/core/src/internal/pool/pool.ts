@@ -171,7 +171,7 @@ export function make(options: PoolOptions) {
         // Any message from the server proves the transport works: the error count restarts.
         // Notifications nobody handles never reach the SDK's schema dispatch (a flood of them cost
         // 95 s of CPU).
-        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0), listensTo(client), notificationShortcut(client))
+        answerInvalidResponses(opened.transport, name, () => void (record.failures = 0), listensTo(client), notificationShortcut(client), record.era)
         dropOnListChanged(client, record.lists, (list) => {
           if (entry.live === record) fork(PubSub.publish(events, { _tag: "ListChanged", server: name, list }))
         })
