@@ -141,11 +141,7 @@ describe("serve passes tasks through", () => {
       const tasksOf = (server: string) =>
         Effect.map(rpc("tools/call", { name: `mcp__${server}__started`, arguments: {} }, false), (a) => JSON.parse(textOf(a.result)) as Array<string>)
       const before = yield* tasksOf("t")
-      const done = yield* rpc("tools/call", { name: "mcp__t__slow_compute", arguments: { seconds: 1, label: "b" } }, false)
-      expect(done.result?.resultType).toBe("complete")
-      expect(textOf(done.result)).toBe("computed b in 1s")
-      const failing = yield* rpc("tools/call", { name: "mcp__t__failing_job", arguments: {} }, false)
-      expect(failing.result).toMatchObject({ isError: true, content: [{ type: "text", text: "the job failed: disk full" }] })
+      yield* completesAndFails(rpc, "t")
       // Run by the server's own tools/call, which makes a tool error of what the job throws.
       const crashed = yield* rpc("tools/call", { name: "mcp__u__protocol_error_job", arguments: {} }, false)
       expect(crashed.result).toMatchObject({ isError: true })
@@ -157,17 +153,23 @@ describe("serve passes tasks through", () => {
     }), slow(90_000))
 })
 
+/** A task tool answered as a plain result through serve, and a failing job as a tool error. */
+const completesAndFails = (rpc: ReturnType<typeof rpcTo>, server: string) =>
+  Effect.gen(function*() {
+    const done = yield* rpc("tools/call", { name: `mcp__${server}__slow_compute`, arguments: { seconds: 1, label: "b" } }, false)
+    expect(done.result?.resultType).toBe("complete")
+    expect(textOf(done.result)).toBe("computed b in 1s")
+    const failing = yield* rpc("tools/call", { name: `mcp__${server}__failing_job`, arguments: {} }, false)
+    expect(failing.result).toMatchObject({ isError: true, content: [{ type: "text", text: "the job failed: disk full" }] })
+  })
+
 describe("serve follows a 2025-era server's task for a client that did not negotiate tasks", () => {
   const legacyGateway = gatewayOf([legacy("l")])
 
   it.scopedLive("it gets the task's result, or the server's error for a crash", () =>
     Effect.gen(function*() {
       const rpc = rpcTo(yield* legacyGateway)
-      const done = yield* rpc("tools/call", { name: "mcp__l__slow_compute", arguments: { seconds: 1, label: "b" } }, false)
-      expect(done.result?.resultType).toBe("complete")
-      expect(textOf(done.result)).toBe("computed b in 1s")
-      const failing = yield* rpc("tools/call", { name: "mcp__l__failing_job", arguments: {} }, false)
-      expect(failing.result).toMatchObject({ isError: true, content: [{ type: "text", text: "the job failed: disk full" }] })
+      yield* completesAndFails(rpc, "l")
       const crashed = yield* rpc("tools/call", { name: "mcp__l__protocol_error_job", arguments: {} }, false)
       expect(crashed.error).toMatchObject({ code: -32603 })
       expect(crashed.error?.message).toContain("the job crashed")
