@@ -55,6 +55,8 @@ const groups = {
       "test/ToolRegistry.permission.test.ts",
       "test/ToolRegistry.names.test.ts",
       "test/ToolRegistry.tools.test.ts",
+      "test/ToolRegistry.calls.test.ts",
+      "test/ToolRegistry.pins.test.ts",
       "test/ToolFilter.test.ts",
       "test/Search.test.ts",
       "test/Pagination.test.ts",

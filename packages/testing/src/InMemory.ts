@@ -45,6 +45,8 @@ export interface ScriptedTool {
   readonly title?: string
   readonly annotations?: Tool["annotations"]
   readonly inputSchema?: Tool["inputSchema"]
+  /** Listed as is: the host checks a result's `structuredContent` against it. */
+  readonly outputSchema?: Tool["outputSchema"]
   /**
    * `request.signal` aborts when the client cancels the call (`notifications/cancelled`);
    * `request.requestId` is the call's JSON-RPC id.
@@ -78,7 +80,8 @@ export const scriptedServer = (
       description: t.description,
       title: t.title,
       annotations: t.annotations,
-      inputSchema: t.inputSchema ?? { type: "object", properties: {} }
+      inputSchema: t.inputSchema ?? { type: "object", properties: {} },
+      ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema } : {})
     }))
     }
   })
