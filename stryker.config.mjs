@@ -57,6 +57,7 @@ const groups = {
       "test/ToolRegistry.tools.test.ts",
       "test/ToolRegistry.calls.test.ts",
       "test/ToolRegistry.pins.test.ts",
+      "test/Resilience.test.ts",
       "test/ToolFilter.test.ts",
       "test/Search.test.ts",
       "test/Pagination.test.ts",

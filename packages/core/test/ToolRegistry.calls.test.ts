@@ -6,10 +6,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Elicitation } from "@mcpctl/core/Elicitation"
+import { ServerUnavailable } from "@mcpctl/core/Errors"
 import * as Host from "@mcpctl/core/Host"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import type { ServerConfig } from "@mcpctl/core/ServerConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
+import { Transport } from "@mcpctl/core/Transport"
 import { InMemory } from "@mcpctl/testing"
 import { ProtocolError, Server, UrlElicitationRequiredError } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
@@ -192,7 +194,10 @@ describe("listing", () => {
       const page = cursor === undefined ? 0 : Number(cursor)
       return {
         tools: [{ name: `t${page}`, inputSchema: { type: "object" as const, properties: {} } }],
-        ...(page < 2 ? { nextCursor: String(page + 1) } : {})
+        ...(page < 2 ? { nextCursor: String(page + 1) } : {}),
+        // Only the first page's hint speaks for the list.
+        ttlMs: page === 0 ? 60_000 : 5,
+        cacheScope: page === 0 ? "public" : "private"
       }
     })
     s.setRequestHandler("tools/call", (request) => ({ content: [{ type: "text" as const, text: request.params.name }] }))
@@ -203,10 +208,12 @@ describe("listing", () => {
     Effect.gen(function*() {
       const cursors: Array<string | undefined> = []
       const registry = yield* registryOf({ p: paged(cursors) })
+      expect(registry.listStamp("p")).toBeUndefined()
       const { errors, tools } = yield* registry.list()
       expect(errors).toEqual([])
       expect(tools.map((t) => t.name)).toEqual(["mcp__p__t0", "mcp__p__t1", "mcp__p__t2"])
       expect(cursors).toEqual([undefined, "1", "2"])
+      expect(registry.listStamp("p")?.hint).toEqual({ ttlMs: 60_000, scope: "public" })
       expect((yield* registry.call("mcp__p__t2", {})).result.content).toEqual([{ type: "text", text: "t2" }])
       yield* registry.list()
       expect(cursors).toHaveLength(3)
@@ -239,6 +246,38 @@ describe("listing", () => {
       const unknown = yield* Effect.flip(registry.call("mcp__db__query", {}))
       expect(unknown.message).toMatch(/^mcp__db__query: No server named "db"\. .*Configured: fs\./)
       expect((yield* Effect.flip(registry.call("mcp__fs__x", {}))).message).toContain("Its tools: none.")
+    }))
+
+  it.scoped("search ranks the tools of the servers asked for, at most `limit`; a schema without properties is searched too", () =>
+    Effect.gen(function*() {
+      const registry = yield* registryOf({
+        fs: InMemory.scriptedServer([
+          { name: "read_file", description: "Reads a file", call: () => InMemory.text("r") },
+          { name: "read_dir", description: "Reads a directory", call: () => InMemory.text("d") }
+        ]),
+        db: InMemory.scriptedServer([{ name: "read_rows", description: "Reads rows", inputSchema: { type: "object" }, call: () => InMemory.text("q") }])
+      })
+      const all = yield* registry.search("read")
+      expect(all.results.map((r) => r.tool.name).sort()).toEqual(["mcp__db__read_rows", "mcp__fs__read_dir", "mcp__fs__read_file"])
+      const one = yield* registry.search("read", { limit: 1 })
+      expect(one.results).toHaveLength(1)
+      const db = yield* registry.search("read", { servers: ["db"] })
+      expect(db.results.map((r) => r.tool.name)).toEqual(["mcp__db__read_rows"])
+    }))
+
+  it.scoped("a server that cannot be listed is an error with its own status; the others are listed", () =>
+    Effect.gen(function*() {
+      const refusing = Layer.succeed(Transport, {
+        open: (server) => Effect.fail(new ServerUnavailable({ server: server.name, status: "needs-auth", message: `${server.name} needs a sign-in` }))
+      })
+      const registry = yield* Layer.build(Host.layer({
+        config: McpConfig.layerStatic({ servers: { web: { url: "https://web.test/mcp" } as ServerConfig }, permissions: { allow: ["mcp__*"] } }),
+        transport: refusing,
+        pins: false
+      })).pipe(Effect.map(Context.get(ToolRegistry)))
+      const { errors, tools } = yield* registry.list()
+      expect(tools).toEqual([])
+      expect(errors).toEqual([{ server: "web", status: "needs-auth", message: "web needs a sign-in" }])
     }))
 
   it.scoped("a deny rule that matches no listed tool is warned about once, however often the list is read", () =>

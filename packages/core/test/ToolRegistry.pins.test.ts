@@ -60,6 +60,7 @@ describe("a changed tool through the registry", () => {
       const second = yield* f.host()
       expect(yield* pinOf(second, "mcp__fs__read")).toBe("changed")
       expect(yield* pinOf(second, "mcp__fs__write")).toBe("pinned")
+      expect((yield* second.listServer("fs")).map((t) => [t.tool, t.pin])).toEqual([["read", "changed"], ["write", "pinned"]])
       const error = yield* Effect.flip(second.call("mcp__fs__read", {}))
       expect(error).toBeInstanceOf(ToolChanged)
       expect(error).toMatchObject({ server: "fs", tool: "mcp__fs__read", changed: ["description"] })
