@@ -290,6 +290,18 @@ describe("Permission", () => {
     }).pipe(Effect.provide(permissionWith({}, p.layer)))
   })
 
+  it.effect("ask → no under an explicit ask rule: the message names that rule, not an allow rule that could not help", () => {
+    const p = scripted(["no"])
+    return Effect.gen(function*() {
+      const error = denied(yield* Effect.exit((yield* Permission).authorize(request("mcp__fs__write_file"))))
+      expect(error).toMatchObject({ behavior: "ask", tool: "mcp__fs__write_file", askRule: "mcp__fs__write*" })
+      expect(error.message).toBe(
+        `mcp__fs__write_file was not approved. Rule "mcp__fs__write*" in permissions.ask of your settings asks for it; ` +
+          `remove that rule to run it without asking`
+      )
+    }).pipe(Effect.provide(permissionWith({ ask: ["mcp__fs__write*"] }, p.layer)))
+  })
+
   it.effect("explicit ask rule beats allow: prompts even though an allow rule matches", () => {
     const p = scripted(["once"])
     return Effect.gen(function*() {

@@ -70,8 +70,12 @@ export const make = (
         // A prompter written in JavaScript can answer anything: what is not an approval denies.
         default:
           return yield* new PermissionDenied({
-            message: `${request.tool} was not approved. To allow it without asking, add "${request.tool}" ` +
-              `to permissions.allow in ${LOCAL_SETTINGS_FILE}`,
+            // Under an explicit ask rule an allow rule would not help (ask beats allow): name the rule.
+            message: rule === undefined
+              ? `${request.tool} was not approved. To allow it without asking, add "${request.tool}" ` +
+                `to permissions.allow in ${LOCAL_SETTINGS_FILE}`
+              : `${request.tool} was not approved. Rule "${rule}" in permissions.ask of ${whereIs("ask", rule)} asks for it; ` +
+                `remove that rule to run it without asking`,
             tool: request.tool,
             rule: request.tool,
             behavior: "ask",
