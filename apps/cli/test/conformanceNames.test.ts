@@ -5,7 +5,10 @@
  * it came, byte for byte.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { answerFromServe, mapJsonText, nameHeaderToServe, prefixesOf, requestToServe, sseMapper } from "./conformanceNames.js"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { answerFromServe, mappedAnswerHeaders, mapJsonText, nameHeaderToServe, prefixesOf, requestToServe, sseMapper } from "./conformanceNames.js"
+import { startProxy } from "./conformanceServe.js"
 
 const p = prefixesOf("ref")
 
@@ -75,5 +78,36 @@ describe("serve's answers to the suite's names", () => {
       "event: message\nid: 9\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"add\"}]}}\n\n" +
         "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n"
     )
+  })
+
+  it("frames a mapped body itself: serve's chunked encoding and length dropped, the new length set", () => {
+    const serve = { "content-type": "application/json", "transfer-encoding": "chunked", "content-length": "10", date: "x" }
+    expect(mappedAnswerHeaders(serve, 7)).toEqual({ "content-type": "application/json", "content-length": "7", date: "x" })
+    expect(mappedAnswerHeaders({ "content-type": "text/event-stream", "transfer-encoding": "chunked" })).toEqual({ "content-type": "text/event-stream" })
+  })
+
+  it("gives fetch a listing that serve answered chunked, names mapped", async () => {
+    // Serve writes JSON answers without a length (chunked): the proxy's mapped answer must still parse.
+    const serve = createServer((req, res) => {
+      req.resume()
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.write(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"mcp__ref__add"}],`)
+        res.end(`"ttlMs":0}}`)
+      })
+    })
+    await new Promise<void>((resolve) => serve.listen(0, "127.0.0.1", resolve))
+    const proxy = await startProxy(new URL(`http://127.0.0.1:${(serve.address() as AddressInfo).port}/mcp`), "t", p)
+    try {
+      const answer = await fetch(proxy.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+      })
+      expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "add" }], ttlMs: 0 } })
+    } finally {
+      proxy.stop()
+      serve.close()
+    }
   })
 })

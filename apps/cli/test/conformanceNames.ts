@@ -6,6 +6,7 @@
  * `Mcp-Name` header that repeats it); on the way out, the listings lose it. Nothing else is
  * touched, so what the suite judges is what serve answered.
  */
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http"
 
 /** The prefixes of one server's names as serve lists them. */
 export interface Prefixes {
@@ -87,6 +88,16 @@ export const answerFromServe = (message: unknown, listings: MappedRequest["listi
   if (key === undefined || !Array.isArray(list)) return message
   const prefix = key === "tools" ? p.tool : p.prompt
   return { ...message, result: { ...message.result, [key]: list.map((e) => (isObject(e) ? { ...e, name: strip(e.name, prefix) } : e)) } }
+}
+
+/**
+ * The headers of serve's answer for a mapped body (pure): its framing is the proxy's, since the
+ * body changed length. `length` for a whole body, none for a stream (Node frames it); serve's own
+ * `transfer-encoding: chunked` beside a `content-length` would make fetch (undici) refuse it.
+ */
+export const mappedAnswerHeaders = (headers: IncomingHttpHeaders, length?: number): OutgoingHttpHeaders => {
+  const { "content-length": _length, "transfer-encoding": _encoding, ...rest } = headers
+  return length === undefined ? rest : { ...rest, "content-length": String(length) }
 }
 
 /** A JSON text mapped by `f`; byte for byte the same when `f` changed nothing or it is not JSON (pure). */

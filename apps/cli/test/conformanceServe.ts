@@ -16,6 +16,7 @@ import { join } from "node:path"
 import {
   answerFromServe,
   mapJsonText,
+  mappedAnswerHeaders,
   nameHeaderToServe,
   type Prefixes,
   prefixesOf,
@@ -156,11 +157,10 @@ export const startProxy = (target: URL, token: string, names?: Prefixes) =>
 /** An answer to the suite with its messages mapped by `f`: whole for JSON, line by line for an event stream. */
 const mapAnswer = (answer: IncomingMessage, res: ServerResponse, f: (message: unknown) => unknown) => {
   const type = String(answer.headers["content-type"] ?? "")
-  const { "content-length": _length, ...headers } = answer.headers
   answer.setEncoding("utf8")
   if (type.includes("text/event-stream")) {
     const sse = sseMapper(f)
-    res.writeHead(answer.statusCode ?? 502, headers)
+    res.writeHead(answer.statusCode ?? 502, mappedAnswerHeaders(answer.headers))
     answer.on("data", (chunk: string) => res.write(sse.push(chunk)))
     answer.on("end", () => res.end(sse.end()))
     return
@@ -169,7 +169,7 @@ const mapAnswer = (answer: IncomingMessage, res: ServerResponse, f: (message: un
   answer.on("data", (chunk: string) => (text += chunk))
   answer.on("end", () => {
     const body = type.includes("application/json") ? mapJsonText(text, f) : text
-    res.writeHead(answer.statusCode ?? 502, { ...headers, "content-length": String(Buffer.byteLength(body)) })
+    res.writeHead(answer.statusCode ?? 502, mappedAnswerHeaders(answer.headers, Buffer.byteLength(body)))
     res.end(body)
   })
 }
