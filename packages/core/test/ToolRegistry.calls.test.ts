@@ -22,6 +22,12 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as TestClock from "effect/TestClock"
 import * as Tracer from "effect/Tracer"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+
+/** Every host here gets its own home: nothing is read from or written to the user's. */
+const freshHome = () => mkdtempSync(path.join(tmpdir(), "mcpctl-registry-calls-"))
 
 interface Options {
   readonly servers?: Record<string, Partial<ServerConfig>>
@@ -37,6 +43,7 @@ const registryOf = (factories: Record<string, InMemory.ServerFactory>, options: 
         [name, { command: "in-memory", ...options.servers?.[name] } as ServerConfig]
       )),
       permissions: { allow: ["mcp__*"], deny: [...(options.deny ?? [])] },
+      home: freshHome(),
       ...(options.toolTimeoutMs !== undefined ? { limits: { toolTimeoutMs: options.toolTimeoutMs } } : {})
     }),
     transport: InMemory.layer(factories),
@@ -271,7 +278,8 @@ describe("listing", () => {
         open: (server) => Effect.fail(new ServerUnavailable({ server: server.name, status: "needs-auth", message: `${server.name} needs a sign-in` }))
       })
       const registry = yield* Layer.build(Host.layer({
-        config: McpConfig.layerStatic({ servers: { web: { url: "https://web.test/mcp" } as ServerConfig }, permissions: { allow: ["mcp__*"] } }),
+        // A home of its own: the refusal is remembered there (under TestClock, at time 0).
+        config: McpConfig.layerStatic({ servers: { web: { url: "https://web.test/mcp" } as ServerConfig }, permissions: { allow: ["mcp__*"] }, home: freshHome() }),
         transport: refusing,
         pins: false
       })).pipe(Effect.map(Context.get(ToolRegistry)))
