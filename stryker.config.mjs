@@ -24,7 +24,7 @@ const groups = {
       "packages/core/src/internal/permission/permission.ts",
       "packages/core/src/internal/permission/NameFold.ts"
     ],
-    tests: ["test/Permission.test.ts", "test/Permission.ports.test.ts", "test/NameFold.test.ts"]
+    tests: ["test/Permission.test.ts", "test/Permission.ports.test.ts", "test/NameFold.test.ts", "test/ProjectAllow.test.ts", "test/ToolRegistry.permission.test.ts"]
   },
   // The pool's request driver with its one classification of failures.
   driver: {
