@@ -13,7 +13,8 @@ const ssr = { resolve: { conditions: ["@mcpctl/source"], externalConditions: ["@
 
 // Every package and app is its own test project; integration tests spawn real servers,
 // so each project keeps generous timeouts and runs files in forked processes. Each runs with a
-// TMPDIR of its own, removed when the run ends (test/tmpdir.globalSetup.ts). `soak` holds the
+// TMPDIR of its own, removed when the run ends (test/tmpdir.globalSetup.ts), and each test file a
+// HOME of its own that fails the file if a test wrote $HOME/.mcpctl (test/hermeticHome.ts). `soak` holds the
 // long-running core tests (50 stubborn servers, kill -9 loops, endless answers, an agent loop of
 // 1,000 calls, real servers started with a delay). `harness` tests the run guard itself (a nested
 // vitest run interrupted with SIGINT):
@@ -27,7 +28,7 @@ export default defineWorkspace([
       root: "./packages/core",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
-      setupFiles: ["../../test/runnerPriority.ts"],
+      setupFiles: ["../../test/runnerPriority.ts", "../../test/hermeticHome.ts"],
       testTimeout: scaled(30_000),
       hookTimeout: scaled(30_000),
       pool: "forks"
@@ -41,7 +42,7 @@ export default defineWorkspace([
       root: "./packages/core",
       include: ["soak/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
-      setupFiles: ["../../test/runnerPriority.ts"],
+      setupFiles: ["../../test/runnerPriority.ts", "../../test/hermeticHome.ts"],
       testTimeout: scaled(120_000),
       hookTimeout: scaled(30_000),
       pool: "forks"
@@ -55,7 +56,7 @@ export default defineWorkspace([
       root: "./packages/testing",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts"],
-      setupFiles: ["../../test/runnerPriority.ts"],
+      setupFiles: ["../../test/runnerPriority.ts", "../../test/hermeticHome.ts"],
       testTimeout: scaled(30_000),
       hookTimeout: scaled(30_000),
       pool: "forks"
@@ -69,7 +70,7 @@ export default defineWorkspace([
       root: "./apps/cli",
       include: ["test/**/*.test.ts"],
       globalSetup: ["../../test/tmpdir.globalSetup.ts", "./test/globalSetup.ts"],
-      setupFiles: ["../../test/runnerPriority.ts"],
+      setupFiles: ["../../test/runnerPriority.ts", "../../test/hermeticHome.ts"],
       testTimeout: scaled(60_000),
       hookTimeout: scaled(60_000),
       pool: "forks"

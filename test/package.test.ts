@@ -198,7 +198,9 @@ describe("the packed packages, installed as a user installs them", () => {
       })
     )
     await ok(process.execPath, [tsc, "-p", consumer], { cwd: consumer })
-    const stdout = await ok(process.execPath, ["library.js"], { cwd: consumer })
+    // The example's McpConfig.layerStatic has no home, so it resolves $HOME/.mcpctl: a HOME of
+    // its own keeps the run out of the developer's (test/hermeticHome.ts does not run here).
+    const stdout = await ok(process.execPath, ["library.js"], { cwd: consumer, env: { HOME: join(consumer, "home") } })
     const expected = "[ 'mcp__notes__search' ] [ { type: 'text', text: 'found effect' } ]"
     expect(stdout.trim()).toBe(expected)
     expect(code, "the README shows what the example prints").toContain(`// ${expected}`)

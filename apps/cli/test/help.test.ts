@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import { UNUSED_HOME } from "@mcpctl/testing/Fixtures"
 import { spawn } from "node:child_process"
 import { mcpctl } from "../src/Commands.js"
 import { commandAt, commandHelp, extras, groups, helpRequest, rootHelp, wrap } from "../src/Help.js"
@@ -130,6 +131,7 @@ describe("printing help", () => {
   it("mcpctl --help | head: plain text into a pipe, exit 0", async () => {
     const child = spawn("sh", ["-c", `"$0" "$1" --help | head -3`, process.execPath, cliBin], {
       cwd: repoRoot,
+      env: { ...process.env, MCPCTL_HOME: UNUSED_HOME },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""

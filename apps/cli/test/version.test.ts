@@ -3,6 +3,7 @@
  * @effect/cli prints for it inside the bundle, the same version Host.ts gives spans and servers.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { UNUSED_HOME } from "@mcpctl/testing/Fixtures"
 import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -12,7 +13,9 @@ import { cliBin, repoRoot } from "./support.js"
 
 const bundle = join(repoRoot, "apps/cli/bin/mcpctl.cjs")
 const pkg = JSON.parse(readFileSync(join(repoRoot, "apps/cli/package.json"), "utf8")) as { version: string }
-const node = (args: ReadonlyArray<string>) => spawnSync(process.execPath, args, { encoding: "utf8", cwd: repoRoot })
+// A home that is never created: --version reads none, and no run may reach the user's.
+const node = (args: ReadonlyArray<string>) =>
+  spawnSync(process.execPath, args, { encoding: "utf8", cwd: repoRoot, env: { ...process.env, MCPCTL_HOME: UNUSED_HOME } })
 
 describe("mcpctl --version", () => {
   it("is the package's version, the one Host.ts names", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Everything, Faulty, Host, InMemory, Processes } from "@mcpctl/testing"
-import { echoServer, hostileServer } from "@mcpctl/testing/Fixtures"
+import { echoServer, hostileServer, staticConfig } from "@mcpctl/testing/Fixtures"
 import { defaultLimits, type ResolvedServer, type ServerConfig } from "@mcpctl/core/ServerConfig"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ConnectionLists, ListKey } from "@mcpctl/core/internal/pool/ConnectionLists"
@@ -129,7 +129,7 @@ describe("ConnectionPool states a user reads", () => {
       expect(errors).toEqual([{ server: "api", status: "failed", message: expect.stringContaining("mcpServers.api.headers.Authorization") }])
     }).pipe(
       Effect.provide(Host.layer({
-        config: McpConfig.layerStatic({
+        config: staticConfig({
           servers: { ok: { command: "in-memory" }, api: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } } }
         }),
         // The transport would fail the test if the unresolved server were ever opened.
@@ -155,7 +155,7 @@ describe("ConnectionPool states a user reads", () => {
       expect(ms).toEqual({ a: 150, b: 150 })
     }).pipe(
       Effect.provide(Host.layer({
-        config: McpConfig.layerStatic({
+        config: staticConfig({
           servers: { a: { command: "in-memory" }, b: { command: "in-memory" } },
           limits: { localConcurrency: 1 }
         }),

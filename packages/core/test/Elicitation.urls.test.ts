@@ -7,9 +7,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { checkUrlToOpen } from "@mcpctl/core/internal/auth/OAuthFlow"
 import { Elicitation, onTerminal } from "@mcpctl/core/Elicitation"
 import * as Host from "@mcpctl/core/Host"
-import { McpConfig } from "@mcpctl/core/McpConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { Server, UrlElicitationRequiredError } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -54,7 +53,7 @@ const payServer = (url: string) => {
 
 const registryOf = (factory: InMemory.ServerFactory, elicitation: Layer.Layer<Elicitation>) =>
   Layer.build(Host.layer({
-    config: McpConfig.layerStatic({ servers: { shop: { command: "in-memory" } }, permissions: { allow: ["mcp__shop__*"] } }),
+    config: Fixtures.staticConfig({ servers: { shop: { command: "in-memory" } }, permissions: { allow: ["mcp__shop__*"] } }),
     transport: InMemory.layer({ shop: factory }),
     elicitation
   })).pipe(Effect.map(Context.get(ToolRegistry)))

@@ -6,8 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Gateway } from "@mcpctl/core/Gateway"
 import * as Host from "@mcpctl/core/Host"
-import { McpConfig } from "@mcpctl/core/McpConfig"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { Server } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -41,7 +40,7 @@ const legacy = {
 const replica = (peers: Array<string>, seen: { started: () => void; cancelled: () => void }) =>
   Effect.map(
     Layer.build(Gateway.layerHttp({ port: 0, token: TOKEN, peers, drainTimeoutMs: 100 }).pipe(Layer.provide(Host.layer({
-      config: McpConfig.layerStatic({ servers: { a: { command: "in-memory" } }, permissions: { allow: ["mcp__*"] } }),
+      config: Fixtures.staticConfig({ servers: { a: { command: "in-memory" } }, permissions: { allow: ["mcp__*"] } }),
       transport: InMemory.layer({ a: fixture(seen) })
     })))),
     (context) => Context.get(context, Gateway)

@@ -8,8 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Elicitation } from "@mcpctl/core/Elicitation"
 import { Gateway } from "@mcpctl/core/Gateway"
 import * as Host from "@mcpctl/core/Host"
-import { McpConfig } from "@mcpctl/core/McpConfig"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -72,7 +71,7 @@ const gatewayOf = (make: () => Server, options: Parameters<typeof Gateway.layerH
   Effect.map(
     Layer.build(
       Gateway.layerHttp({ drainTimeoutMs: 0, ...options }).pipe(Layer.provide(Host.layer({
-        config: McpConfig.layerStatic({
+        config: Fixtures.staticConfig({
           servers: { a: { command: "in-memory" } },
           permissions: { allow: ["mcp__a__echo", "mcp__a__slow", "mcp__a__ask", "mcp__a__route", "mcp__a__progress"], deny: ["mcp__a__danger"] }
         }),

@@ -6,8 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Gateway } from "@mcpctl/core/Gateway"
 import * as Host from "@mcpctl/core/Host"
-import { McpConfig } from "@mcpctl/core/McpConfig"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { Server } from "@modelcontextprotocol/server"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import * as Context from "effect/Context"
@@ -46,7 +45,7 @@ const server = (me: string, cancelled: Array<string>) => (): Server => {
 
 const hostOf = (cancelled: Array<string>, deny: Array<string> = []) =>
   Host.layer({
-    config: McpConfig.layerStatic({
+    config: Fixtures.staticConfig({
       servers: { a: { command: "in-memory" }, b: { command: "in-memory" } },
       permissions: { allow: ["mcp__*"], deny }
     }),

@@ -8,9 +8,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Gateway } from "@mcpctl/core/Gateway"
 import { protocolError, templateOwner, toProtocolError } from "@mcpctl/core/internal/gateway/GatewayRequests"
 import * as Host from "@mcpctl/core/Host"
-import { McpConfig } from "@mcpctl/core/McpConfig"
 import { McpRequestError, ServerUnavailable, UsageError } from "@mcpctl/core/Errors"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { Client, ResourceNotFoundError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { type LoggingLevel, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
@@ -114,7 +113,7 @@ const notesServer = () => {
 }
 
 const host = Host.layer({
-  config: McpConfig.layerStatic({
+  config: Fixtures.staticConfig({
     servers: { pg: { command: "in-memory" }, notes: { command: "in-memory" } },
     permissions: { allow: ["mcp__pg__*"] }
   }),
@@ -244,7 +243,7 @@ const readsAnything = (me: string) => () => {
 
 const twoReaders = (deny: Array<string>) =>
   Host.layer({
-    config: McpConfig.layerStatic({
+    config: Fixtures.staticConfig({
       servers: { one: { command: "in-memory" }, two: { command: "in-memory" } },
       permissions: { deny }
     }),

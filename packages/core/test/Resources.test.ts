@@ -1,6 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { McpConfig } from "@mcpctl/core/McpConfig"
-import { Host, InMemory } from "@mcpctl/testing"
+import { Fixtures, Host, InMemory } from "@mcpctl/testing"
 import { Server } from "@modelcontextprotocol/server"
 import * as Resources from "@mcpctl/core/Resources"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
@@ -19,7 +18,7 @@ const everything = path.join(root, "node_modules/@modelcontextprotocol/server-ev
 const logs: Array<{ server: string; level: string; data: unknown }> = []
 
 const hostLayer = () => {
-  const config = McpConfig.layerStatic({
+  const config = Fixtures.staticConfig({
     servers: {
       everything: { command: "node", args: [everything, "stdio"] },
       broken: { command: "node", args: ["-e", "process.exit(3)"] }
@@ -207,7 +206,7 @@ const withoutTemplates = () => {
 
 layer(
   Host.layer({
-    config: McpConfig.layerStatic({ servers: { pg: { command: "in-memory" } } }),
+    config: Fixtures.staticConfig({ servers: { pg: { command: "in-memory" } } }),
     transport: InMemory.layer({ pg: withoutTemplates })
   })
 )("a server without resources/templates/list", (it) => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { McpConfig } from "@mcpctl/core/McpConfig"
+import { Fixtures } from "@mcpctl/testing"
 import * as Effect from "effect/Effect"
 
 const load = (servers: Record<string, { command: string }>) =>
-  Effect.flip(Effect.provide(McpConfig, McpConfig.layerStatic({ servers })))
+  Effect.flip(Effect.provide(McpConfig, Fixtures.staticConfig({ servers })))
 
 describe("server names that would make names collide are configuration errors", () => {
   it.effect("a name that normalizes to a trailing _ (fs. would make mcp__fs___write_file)", () =>
@@ -25,7 +26,7 @@ describe("server names that would make names collide are configuration errors", 
 
   it.effect("long names that differ early, and ordinary names, are fine", () =>
     Effect.gen(function*() {
-      const config = yield* Effect.provide(McpConfig, McpConfig.layerStatic({
+      const config = yield* Effect.provide(McpConfig, Fixtures.staticConfig({
         servers: { ["x".repeat(60)]: { command: "x" }, ["y".repeat(60)]: { command: "y" }, fs: { command: "z" } }
       }))
       expect(config.servers.map((s) => s.name).length).toBe(3)

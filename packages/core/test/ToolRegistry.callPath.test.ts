@@ -5,9 +5,8 @@
  * checks are taken when the call runs, not when its effect is built. In process, in-memory server.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { ConnectionPool } from "@mcpctl/core/ConnectionPool"
-import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Permission, type PermissionRequest } from "@mcpctl/core/Permission"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import * as Effect from "effect/Effect"
@@ -23,7 +22,7 @@ const registryWith = (permission: Permission["Type"], ran: { calls: number }) =>
     Layer.provideMerge(Layer.merge(ConnectionPool.layer, Layer.succeed(Permission, permission))),
     Layer.provideMerge(Layer.merge(
       InMemory.layer({ s: InMemory.scriptedServer(tools, { onRequest: (method) => void (method === "tools/call" && ran.calls++) }) }),
-      McpConfig.layerStatic({ servers: { s: { command: "in-memory" } } })
+      Fixtures.staticConfig({ servers: { s: { command: "in-memory" } } })
     ))
   )
 

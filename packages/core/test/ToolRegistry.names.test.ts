@@ -1,17 +1,16 @@
 /** Names that cannot collide (issue 12): one qualified name, one tool; calls routed by the list, not by parsing. */
 import { describe, expect, it } from "@effect/vitest"
 import * as Host from "@mcpctl/core/Host"
-import { McpConfig } from "@mcpctl/core/McpConfig"
 import { buildToolName } from "@mcpctl/core/internal/Naming"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 const registryOf = (servers: Record<string, InMemory.ServerFactory>) =>
   Layer.build(Host.layer({
-    config: McpConfig.layerStatic({
+    config: Fixtures.staticConfig({
       servers: Object.fromEntries(Object.keys(servers).map((name) => [name, { command: "in-memory" }])),
       permissions: { allow: ["mcp__*"] }
     }),

@@ -3,6 +3,7 @@
  * settings shapes the host runs on (`ResolvedServer`, the `McpConfig` service), so no test writes
  * those literals by hand and a new field of either is added in one place.
  */
+import type { ConfigError } from "@mcpctl/core/Errors"
 import { McpConfig } from "@mcpctl/core/McpConfig"
 import {
   defaultLimits,
@@ -12,6 +13,7 @@ import {
   type ResolvedServer,
   type ServerConfig,
   type Settings,
+  type StaticOptions,
   type StdioServerConfig,
   transportOf
 } from "@mcpctl/core/ServerConfig"
@@ -208,13 +210,23 @@ export const settings = (options: ConfigOptions = {}): Settings => ({
 export const config = (options: ConfigOptions = {}): Layer.Layer<McpConfig> =>
   options.home !== undefined
     ? Layer.sync(McpConfig, () => settings(options))
-    : Layer.scoped(
-      McpConfig,
-      Effect.map(
-        Effect.acquireRelease(
-          Effect.sync(() => mkdtempSync(path.join(tmpdir(), "mcpctl-test-home-"))),
-          (home) => Effect.sync(() => rmSync(home, { recursive: true, force: true }))
-        ),
-        (home) => settings({ ...options, home })
-      )
-    )
+    : Layer.scoped(McpConfig, Effect.map(tempHome, (home) => settings({ ...options, home })))
+
+/**
+ * A fresh empty home directory (`$MCPCTL_HOME`) in the run's TMPDIR, removed when the scope closes:
+ * the pool, pins and gateway write there (needs-auth cache, pins/, eras.json, processes/).
+ */
+export const tempHome: Effect.Effect<string, never, Scope.Scope> = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(path.join(tmpdir(), "mcpctl-test-home-"))),
+  (home) => Effect.sync(() => rmSync(home, { recursive: true, force: true }))
+)
+
+/**
+ * `McpConfig.layerStatic(options)`, the settings-in-code path with its merge and expansion, but
+ * with a fresh home of its own unless `options.home` says otherwise: without one, layerStatic
+ * resolves `~/.mcpctl`, and a test host would read and write the developer's real home.
+ */
+export const staticConfig = (options: StaticOptions = {}): Layer.Layer<McpConfig, ConfigError> =>
+  options.home !== undefined
+    ? McpConfig.layerStatic(options)
+    : Layer.unwrapScoped(Effect.map(tempHome, (home) => McpConfig.layerStatic({ ...options, home })))
