@@ -8,11 +8,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Elicitation } from "@mcpctl/core/Elicitation"
 import { ServerUnavailable } from "@mcpctl/core/Errors"
 import * as Host from "@mcpctl/core/Host"
-import { McpConfig } from "@mcpctl/core/McpConfig"
 import type { ServerConfig } from "@mcpctl/core/ServerConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
 import { Transport } from "@mcpctl/core/Transport"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import { ProtocolError, Server, UrlElicitationRequiredError } from "@modelcontextprotocol/server"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -21,13 +20,8 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as TestClock from "effect/TestClock"
-import * as Tracer from "effect/Tracer"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import * as path from "node:path"
-
-/** Every host here gets its own home: nothing is read from or written to the user's. */
-const freshHome = () => mkdtempSync(path.join(tmpdir(), "mcpctl-registry-calls-"))
+import type * as Tracer from "effect/Tracer"
+import { recording } from "./support/tracing.js"
 
 interface Options {
   readonly servers?: Record<string, Partial<ServerConfig>>
@@ -38,12 +32,12 @@ interface Options {
 
 const registryOf = (factories: Record<string, InMemory.ServerFactory>, options: Options = {}) =>
   Layer.build(Host.layer({
-    config: McpConfig.layerStatic({
+    // A home of its own (removed with the host): a needs-auth refusal is remembered there.
+    config: Fixtures.staticConfig({
       servers: Object.fromEntries(Object.keys(factories).map((name) =>
         [name, { command: "in-memory", ...options.servers?.[name] } as ServerConfig]
       )),
       permissions: { allow: ["mcp__*"], deny: [...(options.deny ?? [])] },
-      home: freshHome(),
       ...(options.toolTimeoutMs !== undefined ? { limits: { toolTimeoutMs: options.toolTimeoutMs } } : {})
     }),
     transport: InMemory.layer(factories),
@@ -126,18 +120,19 @@ describe("a server's own error", () => {
     }
     return { state, factory }
   }
-  const asked: Array<string> = []
-  const opener = Elicitation.layerWith({
-    opensRequiredUrls: true,
-    answer: () => Effect.succeed({ action: "decline" }),
-    openUrl: (url) => Effect.sync(() => void asked.push(url))
-  })
+  /** An elicitation port that opens every required URL, into `asked`. */
+  const opener = (asked: Array<string>) =>
+    Elicitation.layerWith({
+      opensRequiredUrls: true,
+      answer: () => Effect.succeed({ action: "decline" }),
+      openUrl: (url) => Effect.sync(() => void asked.push(url))
+    })
 
   it.scoped("with an elicitation port, a plain JSON-RPC error is that error, sent once, with no URL step", () =>
     Effect.gen(function*() {
-      asked.length = 0
+      const asked: Array<string> = []
       const { factory, state } = failing(() => new ProtocolError(-32010, "quota exceeded", { left: 0 }))
-      const registry = yield* registryOf({ f: factory }, { elicitation: opener })
+      const registry = yield* registryOf({ f: factory }, { elicitation: opener(asked) })
       const error = yield* Effect.flip(registry.call("mcp__f__go", {}))
       expect(error).toMatchObject({ _tag: "McpRequestError", server: "f", method: "tools/call", code: -32010 })
       expect(state.calls).toBe(1)
@@ -146,9 +141,9 @@ describe("a server's own error", () => {
 
   it.scoped("a -32042 refusal naming no step is not retried either", () =>
     Effect.gen(function*() {
-      asked.length = 0
+      const asked: Array<string> = []
       const { factory, state } = failing(() => new ProtocolError(-32042, "needs a step", { elicitations: [] }))
-      const registry = yield* registryOf({ f: factory }, { elicitation: opener })
+      const registry = yield* registryOf({ f: factory }, { elicitation: opener(asked) })
       expect(yield* Effect.flip(registry.call("mcp__f__go", {}))).toMatchObject({ _tag: "McpRequestError", code: -32042 })
       expect(state.calls).toBe(1)
       expect(asked).toEqual([])
@@ -169,18 +164,9 @@ describe("a traced call", () => {
   it.scoped("is one span named ToolRegistry.call with the server and the qualified tool name", () => {
     const spans: Array<Tracer.Span> = []
     return Effect.gen(function*() {
-      const base = yield* Effect.tracer
-      const tracer = Tracer.make({
-        span: (...args) => {
-          const span = base.span(...args)
-          spans.push(span)
-          return span
-        },
-        context: (f, fiber) => base.context(f, fiber)
-      })
       const registry = yield* registryOf({ alpha: InMemory.scriptedServer([{ name: "echo", call: () => InMemory.text("hi") }]) })
-      yield* Effect.withTracer(registry.call("mcp__alpha__echo", {}), tracer)
-      yield* Effect.withTracer(Effect.either(registry.call("mcp__ghost__echo", {})), tracer)
+      yield* registry.call("mcp__alpha__echo", {}).pipe(Effect.provide(recording(spans)))
+      yield* Effect.either(registry.call("mcp__ghost__echo", {})).pipe(Effect.provide(recording(spans)))
       const calls = spans.filter((s) => s.name === "ToolRegistry.call")
       expect(calls.map((s) => Object.fromEntries(s.attributes))).toEqual([
         { server: "alpha", tool: "mcp__alpha__echo" },
@@ -279,7 +265,7 @@ describe("listing", () => {
       })
       const registry = yield* Layer.build(Host.layer({
         // A home of its own: the refusal is remembered there (under TestClock, at time 0).
-        config: McpConfig.layerStatic({ servers: { web: { url: "https://web.test/mcp" } as ServerConfig }, permissions: { allow: ["mcp__*"] }, home: freshHome() }),
+        config: Fixtures.staticConfig({ servers: { web: { url: "https://web.test/mcp" } as ServerConfig }, permissions: { allow: ["mcp__*"] } }),
         transport: refusing,
         pins: false
       })).pipe(Effect.map(Context.get(ToolRegistry)))

@@ -11,7 +11,8 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
-import * as Tracer from "effect/Tracer"
+import type * as Tracer from "effect/Tracer"
+import { recording } from "./support/tracing.js"
 
 /** Resolves after `ms` of real time, whatever the TestClock says. */
 const realTimeout = <A>(ms: number, value: A) => new Promise<A>((resolve) => setTimeout(() => resolve(value), ms))
@@ -266,17 +267,6 @@ describe("ToolRegistry over in-memory servers", () => {
 
 describe("spans", () => {
   /** The tracer in place, recording every span it makes. */
-  const recording = (spans: Array<Tracer.Span>) =>
-    Layer.unwrapEffect(Effect.map(Effect.tracer, (base) =>
-      Layer.setTracer(Tracer.make({
-        span: (...args) => {
-          const span = base.span(...args)
-          spans.push(span)
-          return span
-        },
-        context: (f, fiber) => base.context(f, fiber)
-      }))))
-
   it.scoped("one span per call (server, tool) and per connect; none for the permission check", () => {
     const spans: Array<Tracer.Span> = []
     return Effect.gen(function*() {

@@ -7,27 +7,15 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Tracer from "effect/Tracer"
+import type * as Tracer from "effect/Tracer"
 import {
   externalParent,
   formatTraceparent,
   parseTraceparent,
   traceMetaOf
 } from "../src/internal/traceContext.js"
-
-/** A tracer that records every span it makes (an in-memory exporter). */
-const recording = (spans: Array<Tracer.Span>) =>
-  Layer.unwrapEffect(Effect.map(Effect.tracer, (base) =>
-    Layer.setTracer(Tracer.make({
-      span: (...args) => {
-        const span = base.span(...args)
-        spans.push(span)
-        return span
-      },
-      context: (f, fiber) => base.context(f, fiber)
-    }))))
+import { recording } from "./support/tracing.js"
 
 /** A real SDK server in process that records the `_meta` of every request. */
 const recordingServer = (seen: Array<{ method: string; meta: Record<string, unknown> | undefined }>) =>
