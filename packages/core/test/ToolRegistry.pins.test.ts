@@ -10,13 +10,10 @@ import { McpConfig } from "@mcpctl/core/McpConfig"
 import { Pins } from "@mcpctl/core/Pins"
 import type { ServerConfig } from "@mcpctl/core/ServerConfig"
 import { ToolRegistry } from "@mcpctl/core/ToolRegistry"
-import { InMemory } from "@mcpctl/testing"
+import { Fixtures, InMemory } from "@mcpctl/testing"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import * as path from "node:path"
 
 /** One server's tools, changed in place between hosts (each listing reads them afresh). */
 const fsTools = (): Array<InMemory.ScriptedTool> => [
@@ -24,8 +21,8 @@ const fsTools = (): Array<InMemory.ScriptedTool> => [
   { name: "write", description: "Writes a file.", call: () => InMemory.text("wrote") }
 ]
 
-const fixture = () => {
-  const home = mkdtempSync(path.join(tmpdir(), "mcpctl-registry-pins-"))
+/** Hosts over one home (removed with the test's scope), as CLI runs share `$MCPCTL_HOME`. */
+const fixture = Effect.map(Fixtures.tempHome, (home) => {
   const tools = fsTools()
   /** A fresh host over the shared home: its registry, alive for the test's scope. */
   const host = (extra: Partial<ServerConfig> = {}, pins: Layer.Layer<Pins, never, McpConfig> | false = Pins.layer) =>
@@ -44,7 +41,7 @@ const fixture = () => {
     tools[i] = { ...tools[i]!, description }
   }
   return { host, change }
-}
+})
 
 const pinOf = (registry: ToolRegistry["Type"], name: string) =>
   Effect.map(registry.list(), ({ tools }) => tools.find((t) => t.name === name)?.pin)
@@ -52,7 +49,7 @@ const pinOf = (registry: ToolRegistry["Type"], name: string) =>
 describe("a changed tool through the registry", () => {
   it.scoped("is refused with what changed and the command that accepts it; trusting it by name makes it run", () =>
     Effect.gen(function*() {
-      const f = fixture()
+      const f = yield* fixture
       const first = yield* f.host()
       expect(yield* pinOf(first, "mcp__fs__read")).toBe("pinned")
 
@@ -80,7 +77,7 @@ describe("a changed tool through the registry", () => {
 
   it.scoped("a running host that saw the change runs the tool once another host trusted it", () =>
     Effect.gen(function*() {
-      const f = fixture()
+      const f = yield* fixture
       yield* pinOf(yield* f.host(), "mcp__fs__read")
       f.change("read", "Reads a file, differently.")
       const running = yield* f.host()
@@ -94,7 +91,7 @@ describe("a changed tool through the registry", () => {
 describe("trust's refusals", () => {
   it.scoped("an unknown server, an unknown tool, pinning off for the server, and no pinning at all", () =>
     Effect.gen(function*() {
-      const f = fixture()
+      const f = yield* fixture
       const registry = yield* f.host()
       const unknown = yield* Effect.flip(registry.trust("db"))
       expect(unknown).toMatchObject({ _tag: "UsageError" })
