@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { answerFromServe, mappedAnswerHeaders, mapJsonText, nameHeaderToServe, prefixesOf, requestToServe, sseMapper } from "./conformanceNames.js"
+import { answerFromServe, mappedBodyHeaders, mapJsonText, nameHeaderToServe, prefixesOf, requestToServe, sseMapper } from "./conformanceNames.js"
 import { startProxy } from "./conformanceServe.js"
 
 const p = prefixesOf("ref")
@@ -82,8 +82,8 @@ describe("serve's answers to the suite's names", () => {
 
   it("frames a mapped body itself: serve's chunked encoding and length dropped, the new length set", () => {
     const serve = { "content-type": "application/json", "transfer-encoding": "chunked", "content-length": "10", date: "x" }
-    expect(mappedAnswerHeaders(serve, 7)).toEqual({ "content-type": "application/json", "content-length": "7", date: "x" })
-    expect(mappedAnswerHeaders({ "content-type": "text/event-stream", "transfer-encoding": "chunked" })).toEqual({ "content-type": "text/event-stream" })
+    expect(mappedBodyHeaders(serve, 7)).toEqual({ "content-type": "application/json", "content-length": "7", date: "x" })
+    expect(mappedBodyHeaders({ "content-type": "text/event-stream", "transfer-encoding": "chunked" })).toEqual({ "content-type": "text/event-stream" })
   })
 
   it("gives fetch a listing that serve answered chunked, names mapped", async () => {

@@ -91,11 +91,12 @@ export const answerFromServe = (message: unknown, listings: MappedRequest["listi
 }
 
 /**
- * The headers of serve's answer for a mapped body (pure): its framing is the proxy's, since the
- * body changed length. `length` for a whole body, none for a stream (Node frames it); serve's own
- * `transfer-encoding: chunked` beside a `content-length` would make fetch (undici) refuse it.
+ * The headers of a request or an answer whose body the proxy mapped (pure): its framing is the
+ * proxy's, since the body changed length. `length` for a whole body, none for a stream (Node
+ * frames it); serve's own `transfer-encoding: chunked` beside a `content-length` would make fetch
+ * (undici) refuse an answer.
  */
-export const mappedAnswerHeaders = (headers: IncomingHttpHeaders, length?: number): OutgoingHttpHeaders => {
+export const mappedBodyHeaders = (headers: IncomingHttpHeaders, length?: number): OutgoingHttpHeaders => {
   const { "content-length": _length, "transfer-encoding": _encoding, ...rest } = headers
   return length === undefined ? rest : { ...rest, "content-length": String(length) }
 }

@@ -16,7 +16,7 @@ import { join } from "node:path"
 import {
   answerFromServe,
   mapJsonText,
-  mappedAnswerHeaders,
+  mappedBodyHeaders,
   nameHeaderToServe,
   type Prefixes,
   prefixesOf,
@@ -112,7 +112,9 @@ export const startProxy = (target: URL, token: string, names?: Prefixes) =>
       if (loopbackHost.test(req.headers.host ?? "")) headers.host = target.host
       if (typeof req.headers.origin === "string" && loopbackHost.test(new URL(req.headers.origin).host)) headers.origin = target.origin
       const forward = (body: Buffer | undefined, answered: (answer: IncomingMessage) => void) => {
-        const out = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, answered)
+        // A body of the proxy's own is framed by the proxy (the client's length no longer fits).
+        const framed = body === undefined ? headers : mappedBodyHeaders(headers, body.length)
+        const out = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: framed }, answered)
         out.on("error", () => res.headersSent ? res.destroy() : res.writeHead(502).end())
         res.on("close", () => out.destroy())
         if (body === undefined) req.pipe(out)
@@ -137,8 +139,6 @@ export const startProxy = (target: URL, token: string, names?: Prefixes) =>
         const name = nameHeaderToServe(req.headers["mcp-name"] as string | undefined, mapped.rename)
         if (name !== undefined) headers["mcp-name"] = name
         const body = Buffer.from(JSON.stringify(mapped.body))
-        headers["content-length"] = String(body.length)
-        delete headers["transfer-encoding"]
         forward(body, mapped.listings.size === 0 ? passOn : (answer) => mapAnswer(answer, res, (m) => answerFromServe(m, mapped.listings, names)))
       })
     })
@@ -160,7 +160,7 @@ const mapAnswer = (answer: IncomingMessage, res: ServerResponse, f: (message: un
   answer.setEncoding("utf8")
   if (type.includes("text/event-stream")) {
     const sse = sseMapper(f)
-    res.writeHead(answer.statusCode ?? 502, mappedAnswerHeaders(answer.headers))
+    res.writeHead(answer.statusCode ?? 502, mappedBodyHeaders(answer.headers))
     answer.on("data", (chunk: string) => res.write(sse.push(chunk)))
     answer.on("end", () => res.end(sse.end()))
     return
@@ -169,7 +169,7 @@ const mapAnswer = (answer: IncomingMessage, res: ServerResponse, f: (message: un
   answer.on("data", (chunk: string) => (text += chunk))
   answer.on("end", () => {
     const body = type.includes("application/json") ? mapJsonText(text, f) : text
-    res.writeHead(answer.statusCode ?? 502, mappedAnswerHeaders(answer.headers, Buffer.byteLength(body)))
+    res.writeHead(answer.statusCode ?? 502, mappedBodyHeaders(answer.headers, Buffer.byteLength(body)))
     res.end(body)
   })
 }
