@@ -60,22 +60,13 @@ export const hostEnv = Object.fromEntries(
 /** Runs `mcpctl ARGS…` to completion. */
 export const run = (
   args: ReadonlyArray<string>,
-  options: { readonly home: string; readonly cwd?: string; readonly env?: Record<string, string>; readonly onSpawn?: (pid: number) => void } 
+  options: { readonly home: string; readonly cwd?: string; readonly env?: Record<string, string>; readonly onSpawn?: (pid: number) => void }
 ): Promise<RunResult> =>
-  new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [cliBin, ...args], {
-      cwd: options.cwd ?? repoRoot,
-      env: { ...hostEnv, MCPCTL_HOME: options.home, ...options.env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d) => (stdout += d))
-    child.stderr.on("data", (d) => (stderr += d))
-    child.on("error", reject)
-    options.onSpawn?.(child.pid!)
-    child.on("close", (code) => resolvePromise({ code, stdout, stderr, pid: child.pid! }))
-  })
+  runCommand(process.execPath, [cliBin, ...args], {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...hostEnv, MCPCTL_HOME: options.home, ...options.env },
+    ...(options.onSpawn ? { onSpawn: options.onSpawn } : {})
+  }).then(({ pid, status, stderr, stdout }) => ({ code: status, stdout, stderr, pid }))
 
 /**
  * Runs any command to completion without blocking the test worker (never `spawnSync` for anything
@@ -85,8 +76,13 @@ export const run = (
 export const runCommand = (
   command: string,
   args: ReadonlyArray<string>,
-  options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string; readonly timeout?: number } = {}
-): Promise<{ readonly status: number | null; readonly stdout: string; readonly stderr: string }> =>
+  options: {
+    readonly env?: NodeJS.ProcessEnv
+    readonly cwd?: string
+    readonly timeout?: number
+    readonly onSpawn?: (pid: number) => void
+  } = {}
+): Promise<{ readonly status: number | null; readonly stdout: string; readonly stderr: string; readonly pid: number }> =>
   new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
@@ -95,9 +91,10 @@ export const runCommand = (
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
     const timer = options.timeout === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeout)
     child.on("error", reject)
+    if (child.pid !== undefined) options.onSpawn?.(child.pid)
     child.on("close", (code) => {
       clearTimeout(timer)
-      resolvePromise({ status: code, stdout, stderr })
+      resolvePromise({ status: code, stdout, stderr, pid: child.pid! })
     })
   })
 
